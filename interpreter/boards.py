@@ -1,0 +1,108 @@
+"""Board graphs, built once per game with networkx.
+
+A ring is a directed cycle, a path a directed chain, `edges` adds arcs,
+`hex` lays out cells from axial coordinates ("q,r") joined to their six
+neighbours, each with a `colour`. Queries answer in a stable order so games
+stay deterministic.
+"""
+from __future__ import annotations
+
+from functools import cached_property
+
+import networkx as nx
+
+HEX_STEPS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+
+
+class Board:
+    def __init__(self, name: str, decl: dict):
+        self.name = name
+        self.graph = nx.DiGraph()
+        self.order: dict[str, int] = {}
+        self._build(decl)
+        self._succ = {n: sorted(self.graph.successors(n), key=self.order.get) for n in self.graph}
+        self._pred = {n: sorted(self.graph.predecessors(n), key=self.order.get) for n in self.graph}
+
+    def _add(self, node, **attrs):
+        node = str(node)
+        self.order.setdefault(node, len(self.order))
+        self.graph.add_node(node, **attrs)
+        return node
+
+    def _build(self, decl: dict):
+        ring = [self._add(n) for n in decl.get("ring") or []]
+        for a, b in zip(ring, ring[1:] + ring[:1]):
+            self.graph.add_edge(a, b)
+        path = [self._add(n) for n in decl.get("path") or []]
+        for a, b in zip(path, path[1:]):
+            self.graph.add_edge(a, b)
+        nodes = decl.get("nodes") or []
+        for node in nodes:
+            attrs = nodes[node] if isinstance(nodes, dict) else {}
+            self._add(node, **(attrs or {}))
+        for a, b in decl.get("edges") or []:
+            self.graph.add_edge(self._add(a), self._add(b))
+        self._build_hex(decl.get("hex") or [])
+        if decl.get("undirected"):
+            for a, b in list(self.graph.edges):
+                self.graph.add_edge(b, a)
+
+    def _build_hex(self, cells):
+        coords = {}
+        for q, r, colour in cells:
+            coords[(q, r)] = self._add(f"{q},{r}", colour=colour, q=q, r=r)
+        for (q, r), node in coords.items():
+            for dq, dr in HEX_STEPS:
+                other = coords.get((q + dq, r + dr))
+                if other is not None:
+                    self.graph.add_edge(node, other)
+
+    # queries -----------------------------------------------------------------
+    def nodes(self) -> list[str]:
+        return list(self.order)
+
+    def successors(self, node) -> list[str]:
+        return self._succ.get(node, [])
+
+    def predecessors(self, node) -> list[str]:
+        return self._pred.get(node, [])
+
+    def neighbours(self, node) -> list[str]:
+        both = set(self._succ.get(node, [])) | set(self._pred.get(node, []))
+        return sorted(both, key=self.order.get)
+
+    def distance(self, a, b):
+        try:
+            return nx.shortest_path_length(self.graph, a, b)
+        except (nx.NetworkXNoPath, nx.NodeNotFound):
+            return None
+
+    def attr(self, node, key, default=None):
+        return self.graph.nodes[node].get(key, default) if node in self.graph else default
+
+    @cached_property
+    def _zones(self) -> dict[str, list[str]]:
+        """Each cell -> its connected same-colour component, cells in board order."""
+        zone_of = {}
+        for node in self.order:
+            colour = self.attr(node, "colour")
+            if colour is None or node in zone_of:
+                continue
+            same = self.graph.subgraph(n for n in self.graph if self.attr(n, "colour") == colour)
+            for comp in nx.weakly_connected_components(same):
+                cells = sorted(comp, key=self.order.get)
+                for cell in cells:
+                    zone_of[cell] = cells
+        return zone_of
+
+    def colour_zone(self, cell) -> list[str]:
+        return list(self._zones.get(cell, []))
+
+    def colour_zones(self, colour) -> list[list[str]]:
+        seen, out = set(), []
+        for node in self.order:
+            zone = self._zones.get(node)
+            if zone and self.attr(node, "colour") == colour and zone[0] not in seen:
+                seen.add(zone[0])
+                out.append(list(zone))
+        return out

@@ -1,0 +1,38 @@
+"""rulespec: the language. Load a spec, check its shape, parse its rules, check its names.
+
+    from rulespec import validate
+    checked = validate("games/siena.yaml", variant="long")   # raises SpecErrors
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import CorruptFile, IllegalAction, RuleError, RulespecError, SpecErrors
+
+__all__ = ["validate", "Checked", "RulespecError", "SpecErrors", "RuleError",
+           "IllegalAction", "CorruptFile"]
+
+
+@dataclass
+class Checked:
+    """A spec that passed every check: its data, symbol table and parsed rules."""
+    spec: object            # rulespec.loader.Spec
+    names: object           # rulespec.check.Names
+    rules: list             # rulespec.check.Rule, each with its parsed tree
+
+
+def validate(source, variant: str | None = None, text: str | None = None) -> Checked:
+    """Run the whole pipeline; raise SpecErrors listing every problem found."""
+    from . import check, loader, schema
+
+    spec = loader.load_spec(source, variant=variant, text=text)
+    errors = schema.validate(spec)
+    if errors:
+        raise SpecErrors(errors)
+    names = check.Names.of(spec.data)
+    rules, errors = check.parse_rules(spec, names)
+    errors += check.check(spec, rules, names)
+    if errors:
+        errors.sort(key=lambda e: (e.line or 0, e.col or 0))
+        raise SpecErrors(errors)
+    return Checked(spec, names, rules)

@@ -1,0 +1,429 @@
+"""Semantic checks: every name resolves, arities fit, references exist.
+
+`Names` is the symbol table of a spec; the interpreter's compiler resolves
+names with the same `Names.resolve`, so what `validate` accepts is exactly
+what the interpreter can run.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+from . import ast
+from .builtins import KEYWORDS, SIGNATURES
+from .dsl import KEYWORDS as RESERVED, parse_expression, parse_statements
+from .errors import RulespecError
+
+# Names every rule may use, and the ones a context adds.
+IMPLICIT = {"players", "nplayers", "variant"}
+RESULT_KEYS = {"winner", "price"}       # what an auction returns
+CARD_FIELDS = {"id", "name", "kind"}
+
+
+@dataclass
+class Names:
+    constants: dict = field(default_factory=dict)
+    symbols: set = field(default_factory=set)
+    globals: dict = field(default_factory=dict)
+    per_player: dict = field(default_factory=dict)
+    per_card: dict = field(default_factory=dict)
+    zones: dict = field(default_factory=dict)
+    player_zones: dict = field(default_factory=dict)
+    boards: dict = field(default_factory=dict)
+    card_names: set = field(default_factory=set)
+    card_kinds: set = field(default_factory=set)
+    card_attrs: set = field(default_factory=set)
+    functions: dict = field(default_factory=dict)
+    procedures: dict = field(default_factory=dict)
+    phases: set = field(default_factory=set)
+    actions: set = field(default_factory=set)
+    signals: dict = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, data: dict) -> "Names":
+        n = cls()
+        n.constants = dict(data.get("constants") or {})
+        n.symbols = set(data.get("symbols") or [])
+        for section in ("globals", "per_player", "per_card"):
+            decls = data.get(section) or {}
+            setattr(n, section, dict(decls))
+            for decl in decls.values():
+                if isinstance(decl, dict):
+                    n.symbols.update(str(v) for v in decl.get("one_of") or [] if isinstance(v, str))
+        n.zones = dict(data.get("zones") or {})
+        n.player_zones = dict(data.get("player_zones") or {})
+        n.boards = dict(data.get("boards") or {})
+        n.symbols.update(_board_nodes(n.boards))
+        for kind, decl in (data.get("cards") or {}).items():
+            n.card_kinds.add(kind)
+            n.card_attrs.update((decl.get("attrs") or {}).keys())
+            for entry in decl.get("list") or []:
+                if isinstance(entry, dict):
+                    n.card_names.add(str(entry.get("name")))
+                    n.card_attrs.update(k for k in entry if k not in ("name", "count"))
+        n.functions = {k: v.get("params") or [] for k, v in (data.get("functions") or {}).items()}
+        n.procedures = {k: v.get("params") or [] for k, v in (data.get("procedures") or {}).items()}
+        n.phases = set(data.get("phases") or {})
+        n.actions = set(data.get("actions") or {})
+        n.signals = {k: list(v or []) for k, v in (data.get("signals") or {}).items()}
+        return n
+
+    def resolve(self, name: str, scope) -> tuple[str, object]:
+        """(category, payload) of a bare name; category 'unknown' when it names nothing."""
+        if name in scope:
+            return "local", name
+        if name in self.globals:
+            return "global", name
+        if name in self.constants:
+            return "constant", self.constants[name]
+        if name in IMPLICIT:
+            return name, None
+        if name in self.zones:
+            return "zone", name
+        if name in self.boards:
+            return "board", name
+        if name in self.symbols or name in self.card_names or name in self.card_kinds:
+            return "symbol", name
+        return "unknown", None
+
+    def every_name(self, scope) -> list[str]:
+        return sorted(set(scope) | set(self.globals) | set(self.constants) | IMPLICIT
+                      | set(self.zones) | set(self.boards) | self.symbols | self.card_names)
+
+    def attributes(self) -> set[str]:
+        maps = set()
+        for value in self.constants.values():
+            if isinstance(value, dict):
+                maps.update(str(k) for k in value)
+        return (set(self.per_player) | set(self.player_zones) | set(self.per_card)
+                | self.card_attrs | CARD_FIELDS | RESULT_KEYS | maps)
+
+
+def _board_nodes(boards: dict) -> set[str]:
+    nodes = set()
+    for board in boards.values():
+        if not isinstance(board, dict):
+            continue
+        for key in ("ring", "path"):
+            nodes.update(str(x) for x in board.get(key) or [])
+        extra = board.get("nodes") or []
+        nodes.update(str(x) for x in extra)
+        for edge in board.get("edges") or []:
+            nodes.update(str(x) for x in edge)
+    return nodes
+
+
+# ------------------------------------------------------------- where DSL lives
+@dataclass
+class Rule:
+    """One DSL string of the spec: where it is, what it is, what it names."""
+    path: tuple
+    kind: str               # "statements" or "expression"
+    scope: tuple = ()       # names the context binds (player, p, trigger params...)
+    tree: object = None
+
+
+def dsl_fields(data: dict, names: Names) -> list[Rule]:
+    rules = [Rule(("flow",), "statements")]
+    for name in data.get("phases") or {}:
+        rules.append(Rule(("phases", name, "do"), "statements"))
+    for name, proc in (data.get("procedures") or {}).items():
+        rules.append(Rule(("procedures", name, "do"), "statements", tuple(proc.get("params") or [])))
+    for name, fn in (data.get("functions") or {}).items():
+        rules.append(Rule(("functions", name, "expr"), "expression", tuple(fn.get("params") or [])))
+    for name, action in (data.get("actions") or {}).items():
+        rules.extend(_action_rules(name, action))
+    for name, trig in (data.get("triggers") or {}).items():
+        params = tuple(names.signals.get(trig.get("on"), []))
+        if "when" in trig:
+            rules.append(Rule(("triggers", name, "when"), "expression", params))
+        rules.append(Rule(("triggers", name, "do"), "statements", params))
+    for name in data.get("end") or {}:
+        rules.append(Rule(("end", name, "when"), "expression"))
+    for name in data.get("invariants") or {}:
+        rules.append(Rule(("invariants", name), "expression"))
+    scoring = data.get("scoring") or {}
+    for key in ("score", "eligible"):
+        if key in scoring:
+            rules.append(Rule(("scoring", key), "expression", ("p",)))
+    for i, _ in enumerate(scoring.get("tiebreaks") or []):
+        rules.append(Rule(("scoring", "tiebreaks", i), "expression", ("p",)))
+    if "heuristic" in data:
+        rules.append(Rule(("heuristic",), "expression", ("p",)))
+    return rules
+
+
+def _action_rules(name: str, action: dict) -> list[Rule]:
+    scope = ("player",)
+    rules = []
+    if "for" in action:
+        rules.append(Rule(("actions", name, "for"), "expression", scope))
+        var = for_variable(action["for"])
+        scope = scope + ((var,) if var else ())
+    for key in ("when", "label"):
+        if key in action:
+            rules.append(Rule(("actions", name, key), "expression", scope))
+    rules.append(Rule(("actions", name, "do"), "statements", scope))
+    return rules
+
+
+def for_variable(text) -> str | None:
+    """`c in player.hand` binds c."""
+    head = str(text).split(" in ", 1)[0].strip()
+    return head if head.isidentifier() else None
+
+
+def get_path(data, path):
+    for key in path:
+        data = data[key]
+    return data
+
+
+def parse_rules(spec, names: Names) -> tuple[list[Rule], list[RulespecError]]:
+    rules, errors = [], []
+    for rule in dsl_fields(spec.data, names):
+        text = get_path(spec.data, rule.path)
+        try:
+            if rule.kind == "statements":
+                rule.tree = parse_statements(str(text))
+            else:
+                rule.tree = parse_expression(text)
+        except RulespecError as e:
+            errors.append(_at(spec, rule, e.message, e.line or 1, e.col or 1))
+            continue
+        if rule.path[-1] == "for" and not _is_binding(rule.tree):
+            errors.append(spec.error("`for:` reads `NAME in LIST`, e.g. `c in player.hand`",
+                                     rule.path))
+            continue
+        rules.append(rule)
+    return rules, errors
+
+
+def _is_binding(tree) -> bool:
+    return isinstance(tree, ast.Compare) and tree.op == "in" and isinstance(tree.left, ast.Name)
+
+
+def _at(spec, rule: Rule, message: str, line: int, col: int) -> RulespecError:
+    err = spec.error(message, rule.path)
+    err.line, err.col = spec.text_position(rule.path, line, col)
+    return err
+
+
+def did_you_mean(name: str, candidates) -> str:
+    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.75)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+# ----------------------------------------------------------------- the checker
+def check(spec, rules: list[Rule], names: Names) -> list[RulespecError]:
+    errors: list[RulespecError] = []
+    for rule in rules:
+        _RuleChecker(spec, rule, names, errors).run()
+    errors.extend(_check_references(spec, names))
+    errors.extend(_check_reachability(spec, rules, names))
+    return errors
+
+
+class _RuleChecker:
+    """Walks one rule's tree with its scope and reports what does not resolve."""
+
+    def __init__(self, spec, rule, names, errors):
+        self.spec, self.rule, self.names, self.errors = spec, rule, names, errors
+        self.attrs = names.attributes()
+
+    def run(self):
+        tree = self.rule.tree
+        scope = set(self.rule.scope) | assigned_names(tree, self.names)
+        if self.rule.path[-1] == "for":
+            scope.add(tree.left.id)
+            tree = tree.right
+        self.visit(tree, scope)
+
+    def error(self, node, message):
+        self.errors.append(_at(self.spec, self.rule, message, node.line, node.col))
+
+    def visit(self, node, scope):
+        method = getattr(self, "visit_" + node.rule, None)
+        if method is not None and method(node, scope) is False:
+            return
+        for child in _direct_children(node):
+            self.visit(child, scope)
+
+    def visit_name(self, node, scope):
+        if node.id in RESERVED:
+            self.error(node, f"'{node.id}' is a keyword and cannot be used as a name")
+        elif self.names.resolve(node.id, scope)[0] == "unknown":
+            hint = did_you_mean(node.id, self.names.every_name(scope))
+            self.error(node, f"unknown name '{node.id}'{hint}")
+
+    def visit_attr(self, node, scope):
+        if node.name not in self.attrs:
+            self.error(node, f"unknown attribute '.{node.name}'{did_you_mean(node.name, self.attrs)}")
+
+    def visit_comprehension(self, node, scope):
+        self.visit(node.iter, scope)
+        inner = scope | {node.var}
+        self.visit(node.elt, inner)
+        if node.cond is not None:
+            self.visit(node.cond, inner)
+        return False
+
+    def visit_call(self, node, scope):
+        self._check_call(node, node.func, len(node.args), node.kwargs, statement=False)
+        for arg in node.args:
+            self.visit(arg, scope)
+        for key, arg in node.kwargs.items():
+            self.visit(arg, scope | {"it"} if key == "by" else scope)
+        return False
+
+    def visit_call_stmt(self, node, scope):
+        call = node.call
+        self._check_call(call, call.func, len(call.args), call.kwargs, statement=True)
+        for arg in call.args:
+            self.visit(arg, scope)
+        for key, arg in call.kwargs.items():
+            self.visit(arg, scope | {"it"} if key == "by" else scope)
+        return False
+
+    def visit_assign(self, node, scope):
+        value = node.value
+        if isinstance(value, ast.Call) and value.func in self.names.procedures:
+            self._check_call(value, value.func, len(value.args), value.kwargs, statement=True)
+            for arg in value.args:
+                self.visit(arg, scope)
+            self.visit(node.target, scope)
+            return False
+
+    def _check_call(self, node, func, nargs, kwargs, statement):
+        n = self.names
+        if func in n.procedures:
+            if not statement:
+                self.error(node, f"procedure '{func}' may ask players to decide, so it can only "
+                                 f"be called as a statement (or as `x = {func}(...)`)")
+            self._arity(node, func, nargs, len(n.procedures[func]), len(n.procedures[func]))
+        elif func in n.functions:
+            self._arity(node, func, nargs, len(n.functions[func]), len(n.functions[func]))
+        elif func in SIGNATURES:
+            low, high, _ = SIGNATURES[func]
+            self._arity(node, func, nargs, low, high)
+            for key in kwargs:
+                if key not in KEYWORDS.get(func, ()):
+                    self.error(node, f"{func}() takes no keyword '{key}'")
+        else:
+            known = set(SIGNATURES) | set(n.functions) | set(n.procedures)
+            self.error(node, f"unknown function '{func}'{did_you_mean(func, known)}")
+
+    def _arity(self, node, func, nargs, low, high):
+        if not low <= nargs <= high:
+            want = str(low) if low == high else f"{low} to {high}"
+            self.error(node, f"{func}() takes {want} argument{'s' if high != 1 else ''}, got {nargs}")
+
+    def visit_for_stmt(self, node, scope):
+        return None
+
+    def visit_turn(self, node, scope):
+        for action in node.actions:
+            if action not in self.names.actions:
+                self.error(node, f"unknown action '{action}'{did_you_mean(action, self.names.actions)}")
+
+    def visit_run_phase(self, node, scope):
+        if node.name not in self.names.phases:
+            self.error(node, f"unknown phase '{node.name}'{did_you_mean(node.name, self.names.phases)}")
+
+    def visit_signal(self, node, scope):
+        params = self.names.signals.get(node.name)
+        if params is None:
+            self.error(node, f"unknown signal '{node.name}' (declare it under `signals:`)"
+                             f"{did_you_mean(node.name, self.names.signals)}")
+        elif len(node.args) + len(node.kwargs) != len(params):
+            self.error(node, f"signal '{node.name}' takes {len(params)} values "
+                             f"({', '.join(params)}), got {len(node.args) + len(node.kwargs)}")
+
+    def visit_auction(self, node, scope):
+        if node.limit is None:
+            self.error(node, "an auction needs `limit` (the most a bidder can bid, e.g. bidder.coins)")
+        self.visit(node.target, scope)
+        self.visit(node.among, scope)
+        inner = scope | {"bidder"}
+        for part in (node.opening, node.raise_, node.limit, node.starter):
+            if part is not None:
+                self.visit(part, inner)
+        return False
+
+
+def _direct_children(node):
+    for slot in node.__slots__:
+        value = getattr(node, slot)
+        yield from ast._children(value)
+
+
+def assigned_names(tree, names: Names) -> set[str]:
+    """Locals of a rule: every name it binds (globals excepted: those are state)."""
+    bound = set()
+    for node in ast.walk(tree):
+        target = getattr(node, "target", None)
+        if isinstance(target, ast.Name):
+            bound.add(target.id)
+        if isinstance(node, (ast.For, ast.Secretly, ast.Comprehension)):
+            bound.add(node.var)
+    return {b for b in bound if b not in names.globals}
+
+
+def _check_references(spec, names: Names) -> list[RulespecError]:
+    errors = []
+    data = spec.data
+    all_zones = set(names.zones)
+    for kind, decl in (data.get("cards") or {}).items():
+        zone = decl.get("in")
+        if zone not in all_zones:
+            errors.append(spec.error(f"cards start in unknown zone '{zone}'"
+                                     f"{did_you_mean(str(zone), all_zones)}", ("cards", kind, "in")))
+    for zname, decl in names.zones.items():
+        source = (decl or {}).get("reshuffle_from")
+        if source is not None and source not in all_zones:
+            errors.append(spec.error(f"unknown zone '{source}'{did_you_mean(str(source), all_zones)}",
+                                     ("zones", zname, "reshuffle_from")))
+    for trig_name, trig in (data.get("triggers") or {}).items():
+        on = trig.get("on")
+        if on not in names.signals:
+            errors.append(spec.error(f"trigger listens for unknown signal '{on}'"
+                                     f"{did_you_mean(str(on), names.signals)}",
+                                     ("triggers", trig_name, "on")))
+    for name in set(data.get("phases") or {}) & set(names.procedures):
+        errors.append(spec.error(f"'{name}' is both a phase and a procedure", ("procedures", name)))
+    return errors
+
+
+def _check_reachability(spec, rules: list[Rule], names: Names) -> list[RulespecError]:
+    """Phases and actions that no path from the flow can run are mistakes."""
+    refs: dict[tuple, set] = {}
+    for rule in rules:
+        owner = rule.path[:2] if rule.path[0] != "flow" else ("flow",)
+        found = refs.setdefault(owner, set())
+        for node in ast.walk(rule.tree):
+            if isinstance(node, ast.RunPhase):
+                found.add(("phases", node.name))
+            elif isinstance(node, ast.Turn):
+                found.update(("actions", a) for a in node.actions)
+            elif isinstance(node, ast.Signal):
+                found.update(("triggers", t) for t, d in (spec.data.get("triggers") or {}).items()
+                             if d.get("on") == node.name)
+            elif isinstance(node, (ast.Call, ast.CallStmt)):
+                call = node.call if isinstance(node, ast.CallStmt) else node
+                if call.func in names.procedures:
+                    found.add(("procedures", call.func))
+    seen, todo = {("flow",)}, [("flow",)]
+    while todo:
+        for ref in refs.get(todo.pop(), ()):
+            if ref not in seen:
+                seen.add(ref)
+                todo.append(ref)
+    errors = []
+    for section in ("phases", "actions"):
+        for name in spec.data.get(section) or {}:
+            if (section, name) not in seen:
+                what = "phase" if section == "phases" else "action"
+                how = "`phase NAME`" if section == "phases" else "a `turn` statement"
+                errors.append(spec.error(f"unreachable {what} '{name}': no {how} reachable "
+                                         f"from the flow runs it", (section, name)))
+    return errors

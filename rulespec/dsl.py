@@ -1,0 +1,282 @@
+"""Parse DSL strings (effects and conditions) into the AST of rulespec.ast.
+
+The grammar lives in grammar.lark; each Transformer method below is named
+after the grammar alias it builds.
+"""
+from __future__ import annotations
+
+import ast as pyast
+from functools import cache
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
+                             UnexpectedToken, VisitError)
+from lark.indenter import Indenter
+
+from . import ast
+from .errors import RulespecError
+
+KEYWORDS = frozenset("""choose one of by number from to up auction among opening raise limit
+starter turn until done phase signal end game return pass if elif else for in where while
+secretly and or not true false none""".split())
+
+
+class _Indenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+@cache
+def _parser() -> Lark:
+    return Lark.open("grammar.lark", rel_to=__file__, parser="lalr", start=["block", "expr"],
+                     postlex=_Indenter(), propagate_positions=True, maybe_placeholders=True,
+                     cache=True)
+
+
+def parse_statements(text: str) -> ast.Block:
+    """Parse an effect: one or more statements."""
+    return _parse(text.rstrip() + "\n", "block")
+
+
+def parse_expression(text) -> ast.Node:
+    """Parse a condition or value. Numbers and booleans from YAML are accepted as is."""
+    if isinstance(text, bool) or text is None:
+        return ast.Const(1, 1, text)
+    if isinstance(text, int):
+        return ast.Number(1, 1, text)
+    # A YAML-folded expression may span lines; inside an expression they mean nothing.
+    return _parse(" ".join(str(text).splitlines()), "expr")
+
+
+def _parse(text: str, start: str):
+    try:
+        tree = _parser().parse(text, start=start)
+    except UnexpectedInput as e:
+        raise _syntax_error(e, text) from None
+    except Exception as e:  # the indenter raises plain errors on bad dedents
+        raise RulespecError(f"syntax error: {e}", line=1, col=1) from None
+    try:
+        return _ToAst().transform(tree)
+    except VisitError as e:
+        raise e.orig_exc from None
+
+
+_READABLE = {"_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block",
+             "$END": "end of text", "NAME": "a name", "INT": "a number", "STRING": "a string",
+             "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COLON": "':'",
+             "COMMA": "','", "EQUAL": "'='", "DOT": "'.'", "AUGOP": "'+=' or '-='"}
+
+
+def _syntax_error(e: UnexpectedInput, text: str) -> RulespecError:
+    line, col = getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1
+    if isinstance(e, UnexpectedToken):
+        token = e.token
+        got = "end of text" if token.type == "$END" else _READABLE.get(token.type, repr(str(token)))
+        if token.type == "_NL":
+            got = "end of line"
+        expected = sorted({_READABLE.get(t, t.strip('"').lower()) for t in e.expected})[:6]
+        msg = f"syntax error: unexpected {got}; expected {', '.join(expected)}"
+    elif isinstance(e, UnexpectedCharacters):
+        msg = f"syntax error: unexpected character {text[e.pos_in_stream]!r}"
+    elif isinstance(e, UnexpectedEOF):
+        msg = "syntax error: the text ends too early"
+    else:
+        msg = "syntax error"
+    return RulespecError(msg, line=line, col=col)
+
+
+def _pos(meta_or_token):
+    return (getattr(meta_or_token, "line", 1) or 1, getattr(meta_or_token, "column", 1) or 1)
+
+
+def _unquote(token: Token) -> str:
+    return pyast.literal_eval(str(token))
+
+
+@v_args(meta=True, inline=True)
+class _ToAst(Transformer):
+    """Tree -> AST. Method names are the grammar's aliases."""
+
+    # expressions
+    def number(self, meta, tok):
+        return ast.Number(*_pos(meta), int(tok))
+
+    def string(self, meta, tok):
+        return ast.String(*_pos(meta), _unquote(tok))
+
+    def true(self, meta):
+        return ast.Const(*_pos(meta), True)
+
+    def false(self, meta):
+        return ast.Const(*_pos(meta), False)
+
+    def none(self, meta):
+        return ast.Const(*_pos(meta), None)
+
+    def name(self, meta, tok):
+        return ast.Name(*_pos(meta), str(tok))
+
+    def attr(self, meta, obj, name):
+        return ast.Attr(*_pos(meta), obj, str(name))
+
+    def index(self, meta, obj, key):
+        return ast.Index(*_pos(meta), obj, key)
+
+    def call(self, meta, func, args):
+        args = args or ([], {})
+        return ast.Call(*_pos(meta), str(func), args[0], args[1])
+
+    def args(self, meta, *items):
+        positional, keywords = [], {}
+        for item in items:
+            if isinstance(item, tuple):
+                keywords[item[0]] = item[1]
+            else:
+                positional.append(item)
+        return positional, keywords
+
+    def kwarg(self, meta, name, value):
+        return (str(name), value)
+
+    def list_(self, meta, *items):
+        return ast.ListLit(*_pos(meta), [i for i in items if i is not None])
+
+    def comprehension(self, meta, elt, var, it, cond):
+        return ast.Comprehension(*_pos(meta), elt, str(var), it, cond)
+
+    def neg(self, meta, operand):
+        return ast.Neg(*_pos(meta), operand)
+
+    def not_(self, meta, operand):
+        return ast.Not(*_pos(meta), operand)
+
+    def and_(self, meta, left, right):
+        items = left.items if isinstance(left, ast.And) else [left]
+        return ast.And(*_pos(meta), items + [right])
+
+    def or_(self, meta, left, right):
+        items = left.items if isinstance(left, ast.Or) else [left]
+        return ast.Or(*_pos(meta), items + [right])
+
+    def compare(self, meta, left, op, right):
+        return ast.Compare(*_pos(meta), left, op, right)
+
+    def comp_op(self, meta, *toks):
+        return " ".join(str(t) for t in toks)
+
+    add_op = mul_op = comp_op
+
+    def arith(self, meta, left, op, right):
+        return ast.Arith(*_pos(meta), left, op, right)
+
+    def if_exp(self, meta, then, cond, orelse):
+        return ast.IfExp(*_pos(meta), then, cond, orelse)
+
+    # statements
+    def block(self, meta, *stmts):
+        return ast.Block(*_pos(meta), list(stmts))
+
+    def suite(self, meta, *stmts):
+        return list(stmts)
+
+    def assign(self, meta, target, value):
+        return ast.Assign(*_pos(meta), _target(target), value)
+
+    def aug_assign(self, meta, target, op, value):
+        return ast.AugAssign(*_pos(meta), _target(target), str(op), value)
+
+    def call_stmt(self, meta, call):
+        if not isinstance(call, ast.Call):
+            raise _not_a_statement(call)
+        return ast.CallStmt(*_pos(meta), call)
+
+    def choose_one(self, meta, target, options, by):
+        return ast.ChooseOne(*_pos(meta), _target(target), options, by)
+
+    def choose_number(self, meta, target, low, high, by):
+        return ast.ChooseNumber(*_pos(meta), _target(target), low, high, by)
+
+    def choose_several(self, meta, target, up_to, count, options, by):
+        return ast.ChooseSeveral(*_pos(meta), _target(target), up_to is not None, count, options, by)
+
+    def up_to(self, meta):
+        return True
+
+    def until_done(self, meta):
+        return True
+
+    def auction(self, meta, target, among, *opts):
+        node = ast.Auction(*_pos(meta), _target(target), among)
+        for key, value in opts:
+            setattr(node, "raise_" if key == "raise" else key, value)
+        return node
+
+    def auction_opt(self, meta, key, value):
+        return (str(key), value)
+
+    def turn(self, meta, player, until_done, *actions):
+        return ast.Turn(*_pos(meta), player, until_done is not None, [str(a) for a in actions])
+
+    def run_phase(self, meta, name):
+        return ast.RunPhase(*_pos(meta), str(name))
+
+    def signal(self, meta, name, args):
+        args = args or ([], {})
+        return ast.Signal(*_pos(meta), str(name), args[0], args[1])
+
+    def end_game(self, meta, reason):
+        return ast.EndGame(*_pos(meta), _unquote(reason) if reason is not None else None)
+
+    def return_(self, meta, value):
+        return ast.Return(*_pos(meta), value)
+
+    def pass_(self, meta):
+        return ast.Pass(*_pos(meta))
+
+    def if_stmt(self, meta, cond, body, *rest):
+        orelse = []
+        for clause in reversed(rest):
+            if clause[0] == "else":
+                orelse = clause[1]
+            else:
+                _, c, b, line, col = clause
+                orelse = [ast.If(line, col, c, b, orelse)]
+        return ast.If(*_pos(meta), cond, body, orelse)
+
+    def elif_clause(self, meta, cond, body):
+        return ("elif", cond, body, *_pos(meta))
+
+    def else_clause(self, meta, body):
+        return ("else", body)
+
+    def for_stmt(self, meta, var, it, where, body):
+        return ast.For(*_pos(meta), str(var), it, where, body)
+
+    def while_stmt(self, meta, cond, body):
+        return ast.While(*_pos(meta), cond, body)
+
+    def menu(self, meta, by, *options):
+        return ast.Menu(*_pos(meta), by, list(options))
+
+    def menu_option(self, meta, label, cond, body):
+        return ast.MenuOption(*_pos(meta), _unquote(label), cond, body)
+
+    def secretly(self, meta, var, it, body):
+        return ast.Secretly(*_pos(meta), str(var), it, body)
+
+
+def _target(node):
+    if isinstance(node, (ast.Name, ast.Attr, ast.Index)):
+        return node
+    raise RulespecError("cannot assign to this: a target is a name, x.attribute or x[index]",
+                        line=node.line, col=node.col)
+
+
+def _not_a_statement(node):
+    return RulespecError("this expression does nothing on its own: a statement is an "
+                         "assignment, a call, or a keyword such as `if` or `choose`",
+                         line=node.line, col=node.col)

@@ -1,0 +1,55 @@
+"""The one error family of rulespec.
+
+Every error knows where in a spec it comes from, so the CLI can print it as
+`FILE:LINE:COL: error: MESSAGE` and an editor can jump there.
+"""
+from __future__ import annotations
+
+
+class RulespecError(Exception):
+    """A problem with a spec, a game in progress, or a file rulespec reads."""
+
+    def __init__(self, message: str, file: str | None = None, line: int | None = None,
+                 col: int | None = None, path: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.file = file
+        self.line = line
+        self.col = col
+        self.path = path
+
+    def format(self) -> str:
+        where = f"{self.file or '<spec>'}:{self.line or 1}:{self.col or 1}"
+        at = f" [{self.path}]" if self.path else ""
+        return f"{where}: error: {self.message}{at}"
+
+    def as_dict(self) -> dict:
+        return {"file": self.file, "line": self.line or 1, "col": self.col or 1,
+                "path": self.path, "message": self.message}
+
+    def __str__(self) -> str:
+        return self.format() if self.file or self.line else self.message
+
+
+class SpecErrors(RulespecError):
+    """The spec has errors; `errors` lists each one, ranked, first first."""
+
+    def __init__(self, errors: list[RulespecError]):
+        self.errors = errors
+        first = errors[0]
+        super().__init__(first.message, first.file, first.line, first.col, first.path)
+
+    def format(self) -> str:
+        return "\n".join(e.format() for e in self.errors)
+
+
+class RuleError(RulespecError):
+    """A rule went wrong while the game was played (a bug in the spec)."""
+
+
+class IllegalAction(RulespecError):
+    """The action asked for is not one of the legal options right now."""
+
+
+class CorruptFile(RulespecError):
+    """A save file or a log that rulespec cannot read back."""

@@ -1,0 +1,547 @@
+"""Load a spec file safely: YAML in, plain data plus source positions out.
+
+The YAML is only *composed* (parsed into a node tree) by PyYAML's SafeLoader;
+this module turns nodes into dicts, lists and scalars itself, so no tag can
+ever construct a Python object, duplicate keys are caught instead of silently
+overwritten, and every value keeps the line and column it came from.
+"""
+from __future__ import annotations
+
+import copy
+import difflib
+import json
+import os
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import yaml
+from yaml.constructor import SafeConstructor
+
+from .errors import RulespecError, SpecErrors
+
+MAX_NODES = 100_000
+MAX_FLOW_DEPTH = 200   # nested [ and {; the composer recurses out at a few hundred anyway
+_STD = "tag:yaml.org,2002:"
+_SCALAR_TAGS = {_STD + t for t in ("str", "int", "float", "bool", "null")}
+_MAP, _SEQ = _STD + "map", _STD + "seq"
+# YAML 1.1 reads yes/no/on/off as booleans, which turns a trigger's `on:` key
+# into True; like YAML 1.2's core schema, only these spellings are booleans.
+_BOOLS = {"true": True, "True": True, "TRUE": True,
+          "false": False, "False": False, "FALSE": False}
+_CONSTRUCT = SafeConstructor()   # only its scalar methods are used; they need no state
+_BAD = object()                  # a key that could not be used
+
+
+class ScalarInfo(NamedTuple):
+    """Where a string scalar is written and how (for positions inside the text)."""
+    line: int        # 1-based position of the scalar (of the `|` / `>` for block scalars)
+    col: int
+    style: str       # '' plain, '"', "'", '|', '>'
+    indent: int      # block scalars: columns before the text; others: col - 1
+    end_line: int = 0   # last source line of the scalar (0: same as line)
+
+
+@dataclass
+class Assumption:
+    path: str
+    line: int
+    col: int
+    reason: str
+    value: object
+
+
+@dataclass
+class Spec:
+    data: dict
+    file: str
+    source: str
+    variant: str | None = None
+    marks: dict = field(default_factory=dict)
+    scalars: dict = field(default_factory=dict)
+    assumptions: list[Assumption] = field(default_factory=list)
+
+    def mark(self, path) -> tuple[int, int]:
+        """The mark of `path`, or of its nearest ancestor that has one."""
+        path = tuple(path)
+        while path and path not in self.marks:
+            path = path[:-1]
+        return self.marks.get(path, (1, 1))
+
+    def error(self, message: str, path) -> RulespecError:
+        line, col = self.mark(path)
+        return RulespecError(message, self.file, line, col, path_str(tuple(path)))
+
+    def text_position(self, path, line: int, col: int) -> tuple[int, int]:
+        """(line, col) inside the string at `path` -> (line, col) in the file."""
+        try:
+            return self._text_position(tuple(path), line, col)
+        except Exception:   # best-effort by contract: a position is never worth a crash
+            return self.mark(path)
+
+    def _text_position(self, path, line, col):
+        info = self.scalars.get(path)
+        if info is None:
+            return self.mark(path)
+        if info.style == "|":
+            return info.line + line, info.indent + col
+        if info.style != ">" and info.end_line <= info.line:
+            quote = 1 if info.style else 0
+            return info.line, info.col + quote + col - 1
+        return _folded_position(self.source, info, line, col)
+
+
+def path_str(path: tuple) -> str:
+    """("phases", "x", 2, "my key") -> '$.phases.x[2]["my key"]'."""
+    out = "$"
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif isinstance(part, str) and part.isidentifier():
+            out += "." + part
+        else:
+            out += f"[{json.dumps(str(part), ensure_ascii=False)}]"
+    return out
+
+
+def did_you_mean(name, candidates) -> str:
+    """" (did you mean 'x'?)" for the closest candidate, or ""."""
+    close = difflib.get_close_matches(str(name), [str(c) for c in candidates], n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def load_spec(source: str | os.PathLike, variant: str | None = None,
+              text: str | None = None) -> Spec:
+    """Read, compose, convert and check a spec; raise SpecErrors for any problem."""
+    file = str(os.fspath(source))
+    if text is None:
+        text = _read(file)
+    try:
+        return _build(file, text, variant)
+    except RecursionError:
+        raise SpecErrors([RulespecError("YAML is nested too deeply", file, 1, 1)]) from None
+
+
+def _build(file: str, text: str, variant: str | None) -> Spec:
+    root = _compose(file, text)
+    if not isinstance(root, yaml.MappingNode):
+        line, col = _pos(root) if root is not None else (1, 1)
+        _fail([RulespecError("a spec must be a YAML mapping at the top level", file, line, col)])
+    _check_size(file, root)
+    spec = Spec({}, file, text, variant)
+    spec.data = _Converter(spec).run(root)
+    found = _Assumptions(spec).run()
+    if variant is not None:
+        found = _apply_variant(spec, variant, found)
+    spec.assumptions = [a for _, a in found]
+    return spec
+
+
+def _fail(errors: list[RulespecError]):
+    raise SpecErrors(sorted(errors, key=lambda e: (e.line or 0, e.col or 0)))
+
+
+def _read(file: str) -> str:
+    try:
+        with open(file, "rb") as f:
+            raw = f.read()
+    except OSError as e:
+        _fail([RulespecError(f"cannot read {file}: {e.strerror or e}", file, 1, 1)])
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        before = raw[:e.start]
+        line = before.count(b"\n") + 1
+        col = len(before) - (before.rfind(b"\n") + 1) + 1
+        _fail([RulespecError(f"cannot read {file}: not valid UTF-8 ({e.reason} at byte {e.start})",
+                             file, line, col)])
+
+
+# ---------------------------------------------------------------- composing
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader that remembers which nodes carried an explicit tag.
+
+    The composed node only has the resolved tag, and a plain `2001-01-01`
+    resolves to timestamp just like `!!timestamp 2001-01-01` does; only the
+    latter is a tag the author wrote and must be refused.
+    """
+
+    def compose_node(self, parent, index):
+        event = self.peek_event()
+        node = super().compose_node(parent, index)
+        if not isinstance(event, yaml.AliasEvent):
+            node.explicit_tag = event.tag not in (None, "!")
+        return node
+
+    def fetch_flow_collection_start(self, token_class):
+        # The scanner looks ahead across every open bracket, in time quadratic
+        # in their depth: a few kilobytes of "[[[[" would take minutes.
+        if self.flow_level >= MAX_FLOW_DEPTH:
+            raise yaml.scanner.ScannerError(
+                None, None, f"nested more than {MAX_FLOW_DEPTH} levels deep", self.get_mark())
+        super().fetch_flow_collection_start(token_class)
+
+
+def _compose(file: str, text: str):
+    try:
+        return yaml.compose(text, Loader=_Loader)
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        _fail([RulespecError(f"invalid YAML: {_yaml_problem(e)}", file, line, col)])
+    except yaml.reader.ReaderError as e:   # a control character or the like
+        before = text[:e.position]
+        line, col = before.count("\n") + 1, e.position - (before.rfind("\n") + 1) + 1
+        char = f"#x{e.character:04x}" if isinstance(e.character, int) else repr(e.character)
+        _fail([RulespecError(f"invalid YAML: unacceptable character {char}: {e.reason}",
+                             file, line, col)])
+    except yaml.YAMLError as e:
+        _fail([RulespecError(f"invalid YAML: {e}", file, 1, 1)])
+
+
+def _yaml_problem(e: yaml.MarkedYAMLError) -> str:
+    problem, context = e.problem or "", e.context
+    if not context:
+        return problem
+    if problem.startswith("but "):   # "expected a single document ..., but found another"
+        return f"{context}, {problem}"
+    where = f" at line {e.context_mark.line + 1}" if e.context_mark else ""
+    return f"{problem} ({context}{where})"
+
+
+def _check_size(file: str, root) -> None:
+    """Refuse alias bombs before converting anything.
+
+    Aliases share nodes, so the composed graph is small even when its
+    expansion is astronomically large; counting with memoisation on node
+    identity costs one visit per distinct node.
+    """
+    sizes: dict[int, int] = {}
+    visiting: set[int] = set()
+
+    def size(node) -> int:
+        key = id(node)
+        if key in sizes:
+            return sizes[key]
+        if key in visiting:
+            raise _BadGraph("a YAML alias refers to a node that contains it (recursive structure)", node)
+        visiting.add(key)
+        total = 1
+        for child in _children(node):
+            total += size(child)
+            if total > MAX_NODES:
+                raise _BadGraph("YAML aliases expand to too many nodes (billion laughs?)", node)
+        visiting.discard(key)
+        sizes[key] = total
+        return total
+
+    try:
+        size(root)
+    except _BadGraph as e:
+        line, col = _pos(e.node)
+        _fail([RulespecError(e.message, file, line, col)])
+
+
+class _BadGraph(Exception):
+    def __init__(self, message, node):
+        super().__init__(message)
+        self.message, self.node = message, node
+
+
+def _children(node):
+    if isinstance(node, yaml.SequenceNode):
+        return node.value
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    return []
+
+
+def _pos(node) -> tuple[int, int]:
+    return node.start_mark.line + 1, node.start_mark.column + 1
+
+
+def _short_tag(tag: str) -> str:
+    return "!!" + tag[len(_STD):] if tag.startswith(_STD) else tag
+
+
+# ---------------------------------------------------------------- converting
+
+class _Converter:
+    """Node tree -> plain data, filling spec.marks and spec.scalars."""
+
+    def __init__(self, spec: Spec):
+        self.spec = spec
+        self.lines = spec.source.split("\n")
+        self.errors: list[RulespecError] = []
+
+    def run(self, root) -> dict:
+        self.spec.marks[()] = _pos(root)
+        data = self.value(root, ())
+        if self.errors:
+            _fail(self.errors)
+        return data
+
+    def error(self, message: str, node, path) -> None:
+        line, col = _pos(node)
+        self.errors.append(RulespecError(message, self.spec.file, line, col, path_str(path)))
+
+    def value(self, node, path):
+        if isinstance(node, yaml.ScalarNode):
+            return self.scalar(node, path)
+        expected = _SEQ if isinstance(node, yaml.SequenceNode) else _MAP
+        if node.tag != expected:
+            self.error(f"YAML tags are not allowed here ({_short_tag(node.tag)})", node, path)
+            return None
+        if isinstance(node, yaml.SequenceNode):
+            out = []
+            for i, item in enumerate(node.value):
+                self.spec.marks[path + (i,)] = _pos(item)
+                out.append(self.value(item, path + (i,)))
+            return out
+        return self.mapping(node, path)
+
+    def mapping(self, node, path) -> dict:
+        out: dict = {}
+        first_line: dict = {}
+        for key_node, value_node in node.value:
+            key = self.key(key_node, path)
+            if key is _BAD:
+                continue
+            if key in first_line:
+                self.error(f"duplicate key {key!r} (first at line {first_line[key]})",
+                           key_node, path + (key,))
+                continue
+            first_line[key] = key_node.start_mark.line + 1
+            self.spec.marks[path + (key,)] = _pos(key_node)
+            out[key] = self.value(value_node, path + (key,))
+        return out
+
+    def key(self, node, path):
+        if not isinstance(node, yaml.ScalarNode):
+            self.error("a mapping key must be a string or an integer, not a "
+                       + ("list" if isinstance(node, yaml.SequenceNode) else "mapping"), node, path)
+            return _BAD
+        if node.tag == _STD + "merge" and not node.explicit_tag:
+            self.error("merge keys ('<<') are not supported", node, path)
+            return _BAD
+        key = self.scalar_value(node, path)
+        if key is _BAD:
+            return _BAD
+        if isinstance(key, bool) or not isinstance(key, (str, int)):
+            self.error(f"a mapping key must be a string or an integer; quote it: '{node.value}'",
+                       node, path)
+            return _BAD
+        return key
+
+    def scalar(self, node, path):
+        value = self.scalar_value(node, path)
+        if value is _BAD:
+            return None
+        if isinstance(value, str):
+            self.spec.scalars[path] = self.scalar_info(node)
+        return value
+
+    def scalar_value(self, node, path):
+        """The scalar's value by its tag; only the standard scalar tags convert."""
+        tag, text = node.tag, node.value
+        if node.explicit_tag and tag not in _SCALAR_TAGS:
+            self.error(f"YAML tags are not allowed here ({_short_tag(tag)})", node, path)
+            return _BAD
+        try:
+            if tag == _STD + "int":
+                return _CONSTRUCT.construct_yaml_int(node)
+            if tag == _STD + "float":
+                return _CONSTRUCT.construct_yaml_float(node)
+            if tag == _STD + "null":
+                return None
+            if tag == _STD + "bool":
+                return _CONSTRUCT.construct_yaml_bool(node) if node.explicit_tag \
+                    else _BOOLS.get(text, text)
+        except (ValueError, KeyError, IndexError, TypeError):
+            self.error(f"not a valid {_short_tag(tag)} value: {text!r}", node, path)
+            return _BAD
+        return text   # str, and implicit timestamp / merge / value stay strings
+
+    def scalar_info(self, node) -> ScalarInfo:
+        line, col = _pos(node)
+        style = node.style or ""
+        end = node.end_mark
+        end_line = end.line + 1 if end.column > 0 else max(end.line, line)
+        indent = col - 1
+        if style in ("|", ">"):
+            body = [s for s in self.lines[line:end_line] if s.strip()]
+            indent = min((len(s) - len(s.lstrip(" ")) for s in body), default=col - 1)
+        return ScalarInfo(line, col, style, indent, end_line)
+
+
+def _folded_position(source: str, info: ScalarInfo, line: int, col: int) -> tuple[int, int]:
+    """Position in a scalar whose text was folded from several source lines.
+
+    Rebuild the folded text the way YAML does (a single line break becomes a
+    space, n+1 breaks become n newlines), remembering where each character
+    sits in the file, then look the wanted character up.
+    """
+    lines = source.split("\n")
+    block = info.style in ("|", ">")
+    first = info.line + 1 if block else info.line
+    chars: list[str] = []
+    where: list[tuple[int, int]] = []
+    blanks = None   # empty source lines since the last text; None before any text
+    for n in range(first, max(info.end_line, first) + 1):
+        raw = lines[n - 1].rstrip("\r")
+        if n == info.line:   # first line of a flow scalar: text starts after any quote
+            start = info.col - 1 + (1 if info.style else 0)
+        else:
+            start = len(raw) - len(raw.lstrip(" \t"))
+        text = raw[start:].rstrip()
+        if not text:
+            blanks = None if blanks is None else blanks + 1
+            continue
+        if blanks is not None:
+            sep = "\n" * blanks if blanks else " "
+            chars += sep
+            where += [where[-1]] * len(sep)
+        chars += text
+        where += [(n, start + i + 1) for i in range(len(text))]
+        blanks = 0
+    text_lines = "".join(chars).split("\n")
+    offset = sum(len(s) + 1 for s in text_lines[:line - 1]) + col - 1
+    return where[max(0, min(offset, len(where) - 1))]
+
+
+# ---------------------------------------------------------------- assumptions
+
+class _Assumptions:
+    """Unwrap `{value: V, assumed: why}` and drop `assumed:` keys, listing each."""
+
+    def __init__(self, spec: Spec):
+        self.spec = spec
+        self.errors: list[RulespecError] = []
+        self.found: list[tuple[tuple, Assumption]] = []   # path tuple kept for variants
+
+    def run(self) -> list[tuple[tuple, Assumption]]:
+        self.spec.data = self.walk(self.spec.data, ())
+        if self.errors:
+            _fail(self.errors)
+        return self.found
+
+    def walk(self, value, path):
+        while isinstance(value, dict) and "assumed" in value:
+            value = self.take(value, path)
+        if isinstance(value, dict):
+            for key in value:
+                value[key] = self.walk(value[key], path + (key,))
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                value[i] = self.walk(item, path + (i,))
+        return value
+
+    def take(self, mapping: dict, path):
+        reason = mapping["assumed"]
+        line, col = self.spec.mark(path + ("assumed",))
+        if not isinstance(reason, str) or not reason.strip():
+            self.errors.append(self.spec.error("assumed: needs a reason (a string)",
+                                               path + ("assumed",)))
+        _drop(self.spec, path + ("assumed",))
+        if set(mapping) == {"value", "assumed"}:
+            value = mapping["value"]
+            # The unwrapped value takes the place (and the marks) of `value:`.
+            _move(self.spec, path + ("value",), path)
+        else:
+            del mapping["assumed"]
+            value = mapping
+        self.found.append((path, Assumption(path_str(path), line, col, reason, value)))
+        return value
+
+
+def _drop(spec: Spec, path: tuple) -> None:
+    """Forget marks and scalar info of `path` and everything below it."""
+    n = len(path)
+    for table in (spec.marks, spec.scalars):
+        for p in [p for p in table if p[:n] == path]:
+            del table[p]
+
+
+def _copy(spec: Spec, src: tuple, dst: tuple) -> None:
+    """Give `dst` and its descendants the marks and scalar info of `src`'s subtree."""
+    n = len(src)
+    for table in (spec.marks, spec.scalars):
+        for p in [p for p in table if p[:n] == src]:
+            table[dst + p[n:]] = table[p]
+
+
+def _move(spec: Spec, src: tuple, dst: tuple) -> None:
+    """Re-root `src`'s subtree of marks and scalar info at `dst` (an ancestor of it)."""
+    n = len(src)
+    saved = [(table, [(p, v) for p, v in table.items() if p[:n] == src])
+             for table in (spec.marks, spec.scalars)]
+    _drop(spec, dst)
+    for table, entries in saved:
+        for p, v in entries:
+            table[dst + p[n:]] = v
+
+
+# ---------------------------------------------------------------- variants
+
+def _apply_variant(spec: Spec, name: str, found: list) -> list[tuple[tuple, Assumption]]:
+    """Overlay variant `name`; return the assumptions that still hold."""
+    variants = spec.data.get("variants")
+    names = list(variants) if isinstance(variants, dict) else []
+    if name not in names:
+        known = ", ".join(sorted(map(str, names))) or "(none)"
+        message = f"unknown variant {name!r}; variants are: {known}{did_you_mean(name, names)}"
+        _fail([spec.error(message, ("variants",))])
+    base = ("variants", name)
+    entry = variants[name]
+    if not isinstance(entry, dict):
+        _fail([spec.error(f"variant {name!r} must be a map with description and changes", base)])
+    changes = entry.get("changes", {})
+    if not isinstance(changes, dict):
+        _fail([spec.error("changes: must be a map of the parts of the spec to change",
+                          base + ("changes",))])
+    if "variants" in changes:   # it would overwrite the very section being applied
+        _fail([spec.error("a variant cannot change `variants`", base + ("changes", "variants"))])
+    replaced: list[tuple] = []
+    _overlay(spec, spec.data, changes, (), base + ("changes",), replaced)
+    return _rebase_assumptions(found, base + ("changes",), replaced)
+
+
+def _overlay(spec, target: dict, changes: dict, path, src, replaced) -> None:
+    """Deep-merge `changes` into `target`: maps merge, null deletes, anything else replaces."""
+    for key, new in changes.items():
+        p, s = path + (key,), src + (key,)
+        if new is None:
+            if key in target:
+                del target[key]
+                _drop(spec, p)
+                replaced.append(p)
+        elif isinstance(new, dict):
+            if not isinstance(target.get(key), dict):   # nothing to merge into: start afresh
+                target[key] = {}
+                _drop(spec, p)
+                replaced.append(p)
+                spec.marks[p] = spec.marks.get(s, spec.mark(p))
+            _overlay(spec, target[key], new, p, s, replaced)
+        else:
+            target[key] = copy.deepcopy(new)
+            _drop(spec, p)
+            _copy(spec, s, p)
+            replaced.append(p)
+
+
+def _rebase_assumptions(found: list, src: tuple, replaced: list[tuple]) -> list:
+    """Keep the assumptions that still hold once the variant is applied.
+
+    Those of the chosen variant's changes now describe the merged spec, so
+    they take its paths (their line/col still point into the variant); those
+    on base values the variant replaced or deleted no longer apply.
+    """
+    kept = []
+    for path, a in found:
+        if path[:len(src)] == src:
+            path = path[len(src):]
+            a = Assumption(path_str(path), a.line, a.col, a.reason, a.value)
+        elif any(path[:len(r)] == r for r in replaced):
+            continue
+        kept.append((path, a))
+    return kept

@@ -1,0 +1,111 @@
+"""Check a spec's shape against spec.schema.json, with messages a designer can act on.
+
+The same JSON Schema drives editors (yaml-language-server) and `validate`, so
+the two never disagree. jsonschema's own messages print whole instances and
+schema jargon; `validate` rewrites each error into one short sentence.
+"""
+from __future__ import annotations
+
+import difflib
+import functools
+import json
+from pathlib import Path
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match
+
+from .errors import RulespecError
+
+SCHEMA_PATH = Path(__file__).with_name("spec.schema.json")
+
+_TYPE_NAMES = {"string": "a string", "integer": "an integer", "number": "a number",
+               "boolean": "true/false", "object": "a map", "array": "a list",
+               "null": "null"}
+
+
+def schema_text() -> str:
+    return SCHEMA_PATH.read_text(encoding="utf-8")
+
+
+@functools.cache
+def load_schema() -> dict:
+    return json.loads(schema_text())
+
+
+@functools.cache
+def _validator() -> Draft202012Validator:
+    return Draft202012Validator(load_schema())
+
+
+def validate(spec) -> list[RulespecError]:
+    """All shape errors in `spec.data`, one per problem, in file order."""
+    found: dict[tuple, RulespecError] = {}
+    for err in _validator().iter_errors(spec.data):
+        # anyOf/oneOf errors carry one sub-error per branch: keep the best one.
+        err = best_match([err])
+        for path, message in _describe(err):
+            found.setdefault((path, message), spec.error(message, path))
+    return sorted(found.values(), key=lambda e: (e.line or 0, e.col or 0))
+
+
+def _describe(err: ValidationError) -> list[tuple[tuple, str]]:
+    """(path, message) pairs for one jsonschema error."""
+    path, kind, value, inst = tuple(err.absolute_path), err.validator, err.validator_value, err.instance
+    if kind == "additionalProperties" and value is False:
+        return [(path + (key,), _unknown_key(key, err.schema)) for key in _extra_keys(err)]
+    if kind == "required":
+        return [(path, _missing_key(key)) for key in value if key not in inst]
+    if kind == "pattern" and "propertyNames" in err.absolute_schema_path:
+        # propertyNames errors point at the map; point at the bad name instead.
+        return [(path + (inst,), f"bad name {_short(inst)}: {err.schema.get('description', '')}")]
+    return [(path, _message(kind, value, inst, err))]
+
+
+def _message(kind: str, value, inst, err: ValidationError) -> str:
+    if kind == "type":
+        types = [value] if isinstance(value, str) else value
+        wanted = ", ".join(_TYPE_NAMES.get(t, t) for t in types[:-1])
+        wanted = f"{wanted} or {_TYPE_NAMES.get(types[-1])}" if wanted else _TYPE_NAMES.get(types[-1])
+        got = "null" if inst is None else f"{type(inst).__name__} {_short(inst)}"
+        return f"expected {wanted} here, got {got}"
+    if kind == "enum":
+        return f"{_short(inst)} is not allowed here; use one of: {', '.join(map(str, value))}"
+    if kind == "minimum":
+        return f"must be at least {value}, got {_short(inst)}"
+    if kind == "maximum":
+        return f"must be at most {value}, got {_short(inst)}"
+    if kind == "minItems":
+        return f"needs at least {value} items, got {len(inst)}"
+    if kind == "items" and value is False:
+        return f"too many items: expected {len(err.schema.get('prefixItems', []))}, got {len(inst)}"
+    # Anything rarer: jsonschema's message, cut short so no huge instance is printed.
+    return _cut(err.message, 120)
+
+
+def _extra_keys(err: ValidationError) -> list[str]:
+    allowed = err.schema.get("properties", {})
+    return [key for key in err.instance if key not in allowed]
+
+
+def _missing_key(key: str) -> str:
+    if key == "start":  # the usual cause: a map start value written as shorthand
+        return "missing required key 'start' (write a map start value as {start: {...}})"
+    return f"missing required key {key!r}"
+
+
+def _unknown_key(key, schema: dict) -> str:
+    if isinstance(key, bool):  # YAML 1.1 reads bare on/off/yes/no keys as booleans
+        return f"unknown key {key!r} (a bare `on`, `yes` or `no` is read as true/false; quote it)"
+    allowed = sorted(schema.get("properties", {}))
+    close = difflib.get_close_matches(str(key), allowed, n=1)
+    if close:
+        return f"unknown key {key!r} (did you mean {close[0]!r}?)"
+    return f"unknown key {key!r}; allowed keys: {', '.join(allowed)}"
+
+
+def _short(value) -> str:
+    return _cut(repr(value), 60)
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit - 3] + "..."

@@ -1,0 +1,266 @@
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rulespec.errors import RulespecError, SpecErrors
+from rulespec.loader import Assumption, Spec, did_you_mean, load_spec, path_str
+
+SPEC = """\
+game: Market Town
+players: {min: 2, max: 4}
+cards:
+  goods:
+    list:
+      - {name: corn_field, cost: 2}
+      - name: vineyard
+        cost: {value: 3, assumed: "rulebook gives no price"}
+zones:
+  deck: {visibility: hidden, assumed: "deck is face down"}
+flow: |
+  shuffle(deck)
+  while true:
+      round += 1
+label: '"buy " + name(c)'
+end:
+  rich: {when: "coins >= 50"}
+  poor: {when: "coins < 0"}
+variants:
+  long:
+    description: Play to 80 coins
+    changes:
+      end:
+        rich: {when: "coins >= 80"}
+        poor: null
+        broke: {when: "coins == 0"}
+      players: {max: 6}
+      meta: {why: {value: tests, assumed: "made up"}}
+  short:
+    description: Play to 30 coins
+    changes: {}
+"""
+
+
+def load(text, variant=None):
+    return load_spec("market.yaml", variant, text=text)
+
+
+def one_error(text, variant=None) -> RulespecError:
+    with pytest.raises(SpecErrors) as info:
+        load(text, variant)
+    assert all(isinstance(e, RulespecError) for e in info.value.errors)
+    return info.value.errors[0]
+
+
+def test_plain_data_and_yaml12_booleans():
+    spec = load("game: X\non: sold\nwhen: 2001-01-01\nflag: true\nword: yes\nn: 0x10\n")
+    assert spec.data == {"game": "X", "on": "sold", "when": "2001-01-01",
+                         "flag": True, "word": "yes", "n": 16}
+    assert spec.file == "market.yaml" and spec.source.startswith("game: X")
+
+
+def test_marks_of_nested_keys_and_list_items():
+    spec = load(SPEC)
+    assert spec.marks[()] == (1, 1)
+    assert spec.marks[("players", "max")] == (2, 19)
+    assert spec.marks[("cards", "goods", "list")] == (5, 5)
+    assert spec.marks[("cards", "goods", "list", 0)] == (6, 9)
+    assert spec.marks[("cards", "goods", "list", 0, "cost")] == (6, 28)
+    assert spec.marks[("cards", "goods", "list", 1, "name")] == (7, 9)
+    # a path without its own mark falls back to its nearest ancestor
+    assert spec.mark(("cards", "goods", "list", 0, "cost", "nope", 3)) == (6, 28)
+    err = spec.error("bad cost", ("cards", "goods", "list", 0, "cost"))
+    assert (err.file, err.line, err.col) == ("market.yaml", 6, 28)
+    assert err.path == "$.cards.goods.list[0].cost"
+
+
+def test_path_str():
+    assert path_str(()) == "$"
+    assert path_str(("phases", "x", "do")) == "$.phases.x.do"
+    assert path_str(("list", 2, "my key")) == '$.list[2]["my key"]'
+
+
+def test_duplicate_key_reports_second_occurrence():
+    err = one_error("game: X\nend:\n  rich: 1\n  poor: 2\n  rich: 3\n")
+    assert (err.line, err.col) == (5, 3)
+    assert err.message == "duplicate key 'rich' (first at line 3)"
+    assert err.path == "$.end.rich"
+
+
+def test_python_tag_rejected_and_nothing_constructed(tmp_path):
+    marker = tmp_path / "pwned"
+    text = f"game: !!python/object/apply:os.system ['touch {marker}']\n"
+    err = one_error(text)
+    assert "YAML tags are not allowed here (!!python/object/apply:os.system)" in err.message
+    assert (err.line, err.col) == (1, 7)
+    assert not marker.exists()
+
+
+@pytest.mark.parametrize("value", ["!foo x", "!!set {a}", "!!binary aGk=", "!!timestamp 2001-01-01"])
+def test_other_tags_rejected(value):
+    assert one_error(f"game: {value}\n").message.startswith("YAML tags are not allowed here (!")
+
+
+def test_standard_tags_are_fine():
+    spec = load("a: !!str 12\nb: !!int '7'\nc: !!map {x: 1}\n")
+    assert spec.data == {"a": "12", "b": 7, "c": {"x": 1}}
+
+
+def test_billion_laughs_rejected_quickly():
+    lines = ['a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    lines += [f"a{i}: &a{i} [" + ",".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 10)]
+    start = time.perf_counter()
+    err = one_error("\n".join(lines) + "\n")
+    assert time.perf_counter() - start < 1
+    assert "too many nodes" in err.message
+
+
+def test_small_aliases_are_expanded():
+    assert load("a: &x [1, 2]\nb: *x\n").data == {"a": [1, 2], "b": [1, 2]}
+
+
+def test_recursive_alias_and_deep_nesting_are_errors():
+    assert "recursive" in one_error("a: &x [*x]\n").message
+    start = time.perf_counter()
+    err = one_error("a: " + "[" * 50_000 + "]" * 50_000 + "\n")
+    assert time.perf_counter() - start < 1
+    assert err.message == "invalid YAML: nested more than 200 levels deep"
+    blocks = "".join(" " * i + f"k{i}:\n" for i in range(2000)) + " " * 2000 + "x: 1\n"
+    assert "nested too deeply" in one_error(blocks).message
+    value = load("a: " + "[" * 100 + "]" * 100 + "\n").data["a"]
+    for _ in range(99):
+        value = value[0]
+    assert value == []
+
+
+def test_merge_keys_and_non_scalar_keys():
+    assert "merge keys" in one_error("base: &b {x: 1}\nc:\n  <<: *b\n").message
+    assert "string or an integer" in one_error("? [1, 2]\n: x\n").message
+
+
+def test_syntax_error_position():
+    err = one_error("game: X\nplayers: a: b\n")
+    assert err.message == "invalid YAML: mapping values are not allowed here"
+    assert (err.file, err.line, err.col) == ("market.yaml", 2, 11)
+
+
+def test_text_position_block_and_quoted():
+    spec = load(SPEC)
+    # `while` is at line 2, col 1 of the text; the block is indented by 2
+    assert spec.scalars[("flow",)].style == "|"
+    assert spec.text_position(("flow",), 2, 1) == (13, 3)
+    assert spec.text_position(("flow",), 3, 5) == (14, 7)
+    # `name` is col 10 of '"buy " + name(c)'; the scalar starts at col 8 with a quote
+    assert spec.data["label"][9:13] == "name"
+    assert spec.text_position(("label",), 1, 10) == (15, 18)
+
+
+def test_text_position_multi_line_plain_and_never_raises():
+    spec = load("when: a and\n  bb or\n  c\n")
+    assert spec.data["when"] == "a and bb or c"
+    assert spec.text_position(("when",), 1, 7) == (2, 3)
+    assert spec.text_position(("when",), 1, 13) == (3, 3)
+    assert spec.text_position(("nowhere",), 99, 99) == (1, 1)
+
+
+def test_assumed_unwrapped_and_listed():
+    spec = load(SPEC)
+    assert spec.data["cards"]["goods"]["list"][1] == {"name": "vineyard", "cost": 3}
+    assert spec.data["zones"]["deck"] == {"visibility": "hidden"}
+    assert spec.assumptions[:2] == [
+        Assumption("$.cards.goods.list[1].cost", 8, 26, "rulebook gives no price", 3),
+        Assumption("$.zones.deck", 10, 30, "deck is face down", {"visibility": "hidden"}),
+    ]
+    assert spec.mark(("cards", "goods", "list", 1, "cost")) == (8, 16)   # the `value:` node
+    assert not any("assumed" in p or "value" in p for p in spec.marks)
+
+
+def test_assumed_needs_a_string():
+    err = one_error("game: {value: X, assumed: 3}\n")
+    assert err.message == "assumed: needs a reason (a string)"
+    assert (err.line, err.col) == (1, 18)
+
+
+def test_variant_overlay_replaces_adds_and_deletes():
+    spec = load(SPEC, "long")
+    assert spec.variant == "long"
+    assert spec.data["end"] == {"rich": {"when": "coins >= 80"}, "broke": {"when": "coins == 0"}}
+    assert spec.data["players"] == {"min": 2, "max": 6}
+    assert spec.data["meta"] == {"why": "tests"}
+    assert "variants" in spec.data
+    # marks of overlaid paths point into the variant section
+    assert spec.mark(("end", "rich", "when")) == (24, 16)
+    assert spec.mark(("end", "broke", "when")) == (26, 17)
+    assert spec.mark(("players", "max")) == (27, 17)
+    assert spec.mark(("players", "min")) == (2, 11)
+    assert ("end", "poor") not in spec.marks
+    assert spec.text_position(("end", "rich", "when"), 1, 1) == (24, 23)
+    why = [a for a in spec.assumptions if a.reason == "made up"]
+    assert why == [Assumption("$.meta.why", 28, 34, "made up", "tests")]
+
+
+def test_no_variant_leaves_base_data():
+    assert load(SPEC).data["end"]["rich"] == {"when": "coins >= 50"}
+    assert load(SPEC, "short").data["end"]["rich"] == {"when": "coins >= 50"}
+
+
+def test_unknown_variant_suggests_close_name():
+    err = one_error(SPEC, "lnog")
+    assert err.message == "unknown variant 'lnog'; variants are: long, short (did you mean 'long'?)"
+    assert (err.line, err.col) == (19, 1)
+    assert one_error("game: X\n", "long").line == 1
+
+
+def test_changes_must_be_a_map():
+    err = one_error("game: X\nvariants:\n  v: {description: d, changes: [1]}\n", "v")
+    assert "must be a map" in err.message and err.line == 3
+    err = one_error("game: X\nvariants:\n  v:\n    changes: {variants: 1}\n", "v")
+    assert "cannot change `variants`" in err.message and (err.line, err.col) == (4, 15)
+
+
+def test_did_you_mean():
+    assert did_you_mean("phasse", ["phases", "flow"]) == " (did you mean 'phases'?)"
+    assert did_you_mean("zzz", ["phases"]) == ""
+
+
+def test_invalid_utf8_file(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_bytes(b"game: X\nname: caf\xe9\n")
+    with pytest.raises(SpecErrors) as info:
+        load_spec(path)
+    assert info.value.message.startswith(f"cannot read {path}: ")
+    assert info.value.line == 2
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(SpecErrors) as info:
+        load_spec(tmp_path / "nope.yaml")
+    assert "cannot read" in info.value.message
+
+
+def test_reads_a_file(tmp_path):
+    path = tmp_path / "ok.yaml"
+    path.write_text("game: Café\n", encoding="utf-8")
+    spec = load_spec(path)
+    assert isinstance(spec, Spec) and spec.data == {"game": "Café"} and spec.file == str(path)
+
+
+@pytest.mark.parametrize("text", ["- game\n- flow\n", "", "just a string\n"])
+def test_top_level_must_be_a_mapping(text):
+    assert one_error(text).message == "a spec must be a YAML mapping at the top level"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(list("ab:-[]{},&*!?|>'\"#\n \t0.~\x07") + ["!!", "<<", "assumed"]),
+                max_size=40).map("".join))
+def test_any_text_gives_a_spec_or_spec_errors(text):
+    try:
+        spec = load(text)
+    except SpecErrors as e:
+        assert e.errors and all(isinstance(x.line, int) and x.line >= 1 for x in e.errors)
+    else:
+        assert isinstance(spec.data, dict)
+        for path in spec.scalars:   # positions never raise and stay in the file
+            line, _ = spec.text_position(path, 1, 1)
+            assert 1 <= line <= text.count("\n") + 1
