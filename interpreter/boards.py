@@ -106,3 +106,16 @@ class Board:
                 seen.add(zone[0])
                 out.append(list(zone))
         return out
+
+    def to_dot(self) -> str:
+        """Graphviz DOT: nodes with their attributes as labels, arcs as drawn."""
+        lines = [f'digraph "{self.name}" {{']
+        for node in self.order:
+            attrs = self.graph.nodes[node]
+            extra = "\\n".join(f"{k}={v}" for k, v in attrs.items() if k not in ("q", "r"))
+            label = node + (f"\\n{extra}" if extra else "")
+            lines.append(f'  "{node}" [label="{label}"];')
+        for a, b in self.graph.edges:
+            lines.append(f'  "{a}" -> "{b}";')
+        lines.append("}")
+        return "\n".join(lines) + "\n"

@@ -109,7 +109,7 @@ class _Nothing:
 NOTHING = _Nothing()
 
 
-def run(st) -> None:
+def run(st, finish_when_done: bool = True) -> None:
     """Run until a decision is pending or the game is over."""
     game = st.game
     programs, ends, budget = game.programs, game.end_conditions, game.step_budget
@@ -136,7 +136,7 @@ def run(st) -> None:
             if steps > budget:
                 raise RuleError(f"the game ran {budget} steps without asking anyone anything: "
                                 f"a loop that never ends?")
-        if not stack and not st.over:
+        if not stack and not st.over and finish_when_done:
             st.finish("the flow ended")
     except RulespecError as e:
         raise _locate(e, program, pc) from None

@@ -184,12 +184,29 @@ class Game:
         return check
 
     # ------------------------------------------------------------------ play
-    def new_state(self, players: int, seed: int = 0):
+    def new_state(self, players: int, seed: int = 0, record: bool = False):
+        """A new game, run up to its first decision. `record` keeps every event
+        (decisions, chance outcomes, notes) in `state.events` for logs."""
         from .state import State
         if not self.min_players <= players <= self.max_players:
             raise RulespecError(f"{self.name} is for {self.min_players} to {self.max_players} "
                                 f"players, not {players}")
-        return State.new(self, players, seed)
+        return State.new(self, players, seed, record)
+
+    def snippet(self, text: str, kind: str):
+        """Compile a DSL string from outside the spec (a scenario step): an expression
+        gives a closure f(state, env); statements give a program key to run."""
+        from rulespec.dsl import parse_expression, parse_statements
+        compiler = Compiler(self, self.names)
+        if kind == "expression":
+            tree = parse_expression(text)
+            return compiler.expr(tree, assigned_names(tree, self.names))
+        tree = parse_statements(text)
+        key = f"snippet:{len(self.programs)}"
+        compiler.program = Program(key, "a scenario step")
+        compiler.block(tree.body, assigned_names(tree, self.names))
+        self.programs[key] = compiler.program
+        return key
 
     def state_from_json(self, text: str):
         from .state import State

@@ -18,7 +18,7 @@ class State:
 
     # ------------------------------------------------------------- creation
     @classmethod
-    def new(cls, game, players: int, seed: int) -> "State":
+    def new(cls, game, players: int, seed: int, record: bool = False) -> "State":
         st = cls.__new__(cls)
         st.game, st.n = game, players
         st.seats = [Seat(i) for i in range(players)]
@@ -36,7 +36,7 @@ class State:
         st.rng = rng.seed_state(seed)
         st.stack = [Frame("flow", {})]
         st.pending, st.over, st.ended_by, st.phase = None, False, None, None
-        st.decisions, st.events = 0, None
+        st.decisions, st.events = 0, [] if record else None
         run(st)
         return st
 

@@ -1,0 +1,284 @@
+"""The `rulespec` command. Streams are arguments, so tests call `main` in-process.
+
+Exit status: 0 clean, 1 invalid spec / failed check / divergent log, 2 bad usage.
+Only what a subcommand needs is imported when it runs, so start-up stays quick.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports usage errors through our streams with status 2."""
+
+    def __init__(self, *args, stderr=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._stderr = stderr
+
+    def error(self, message):
+        raise _Usage(f"{self.prog}: error: {message}")
+
+
+class _Usage(Exception):
+    pass
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="rulespec", description="Board games as data: validate, play and test specs.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    v = sub.add_parser("validate", help="check spec files; print FILE:LINE:COL errors")
+    v.add_argument("files", nargs="+", metavar="FILE")
+    v.add_argument("--variant", help="check with this variant applied")
+    v.add_argument("--all-variants", action="store_true", help="check the base and every variant")
+    v.add_argument("--format", choices=["text", "json", "github"], default="text")
+    v.add_argument("--assumptions", action="store_true", help="list every `assumed:` value")
+
+    for name, helptext in (("play", "play one game"), ("simulate", "play many games and summarise")):
+        s = sub.add_parser(name, help=helptext)
+        s.add_argument("file", metavar="FILE")
+        s.add_argument("--players", type=int, required=True)
+        s.add_argument("--seed", type=int, default=0)
+        s.add_argument("--agents", default="random", help="'random', or one agent per seat: random,first,human")
+        s.add_argument("--variant")
+        s.add_argument("--json", action="store_true", help="print one JSON object")
+        if name == "play":
+            s.add_argument("--log", metavar="PATH", help="write a JSONL log of the game")
+        else:
+            s.add_argument("-n", "--games", type=int, default=100)
+            s.add_argument("--check-invariants", action="store_true")
+
+    r = sub.add_parser("replay", help="re-run a JSONL log; exit 1 at the first divergence")
+    r.add_argument("log", metavar="LOG")
+    sc = sub.add_parser("scenario", help="run scenario test files")
+    sc.add_argument("files", nargs="+", metavar="FILE")
+    sub.add_parser("schema", help="print the spec format's JSON Schema")
+    g = sub.add_parser("graph", help="print a board as Graphviz DOT")
+    g.add_argument("file", metavar="FILE")
+    g.add_argument("--board", help="which board (default: every board)")
+    g.add_argument("--variant")
+    return p
+
+
+def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
+    out, err = stdout or sys.stdout, stderr or sys.stderr
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except _Usage as e:
+        print(parser.format_usage().rstrip(), file=err)
+        print(str(e), file=err)
+        return 2
+    except SystemExit as e:      # --help
+        return int(e.code or 0)
+    if args.command is None:
+        parser.print_help(out)
+        return 2
+    from rulespec.errors import RulespecError
+    handler = COMMANDS[args.command]
+    try:
+        return handler(args, out, err, stdin or sys.stdin)
+    except _Usage as e:
+        print(str(e), file=err)
+        return 2
+    except RulespecError as e:
+        print(e.format(), file=err)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted", file=err)
+        return 130
+
+
+# ------------------------------------------------------------------- validate
+def cmd_validate(args, out, err, stdin) -> int:
+    from rulespec import validate
+    from rulespec.errors import RulespecError
+
+    problems, listed = [], []
+    for file in args.files:
+        variants = _variants_to_check(file, args)
+        for variant in variants:
+            try:
+                checked = validate(file, variant=variant)
+            except RulespecError as e:
+                problems.extend(getattr(e, "errors", [e]))
+                continue
+            if args.assumptions and variant == variants[0]:
+                listed.extend((file, a) for a in checked.spec.assumptions)
+    _print_problems(problems, args.format, out, err)
+    if args.assumptions:
+        for file, a in listed:
+            print(f"{file}:{a.line}:{a.col}: assumed: {a.path} — {a.reason}", file=out)
+    if not problems and args.format == "text":
+        print(f"ok: {len(args.files)} file{'s' if len(args.files) != 1 else ''} valid", file=err)
+    return 1 if problems else 0
+
+
+def _variants_to_check(file, args) -> list:
+    if not args.all_variants:
+        return [args.variant]
+    from rulespec.errors import RulespecError
+    from rulespec.loader import load_spec
+    try:
+        names = list((load_spec(file).data.get("variants") or {}).keys())
+    except RulespecError:
+        names = []
+    return [None] + names
+
+
+def _print_problems(problems, fmt, out, err):
+    seen = set()
+    unique = []
+    for p in problems:
+        key = p.format()
+        if key not in seen:
+            seen.add(key)
+            unique.append(p)
+    if fmt == "json":
+        print(json.dumps([p.as_dict() for p in unique]), file=out)
+    elif fmt == "github":
+        for p in unique:
+            print(f"::error file={p.file},line={p.line or 1},col={p.col or 1}::{p.message}", file=out)
+    else:
+        for p in unique:
+            print(p.format(), file=out)
+
+
+# ------------------------------------------------------------------ play
+def _game_and_agents(args, stdin, out):
+    from .agents import make_agents, parse_agents
+    from .game import load_game
+    game = load_game(args.file, variant=args.variant)
+    try:
+        names = parse_agents(args.agents, args.players)
+    except ValueError as e:
+        raise _Usage(f"rulespec: error: {e}") from None
+    if not game.min_players <= args.players <= game.max_players:
+        raise _Usage(f"rulespec: error: {game.name} is for {game.min_players} to "
+                     f"{game.max_players} players, not {args.players}")
+    return game, names
+
+
+def cmd_play(args, out, err, stdin) -> int:
+    from .agents import make_agents
+    from .log import write_log
+    from .play import play, result
+    game, names = _game_and_agents(args, stdin, out)
+    agents = make_agents(names, args.seed, stdin=stdin, stdout=out)
+    if args.log:
+        with open(args.log, "w", encoding="utf-8") as log:
+            state = write_log(game, args.players, args.seed, names, agents, log)
+    else:
+        state = play(game, args.players, args.seed, agents)
+    summary = {"game": game.name, "variant": game.variant, "players": args.players,
+               "seed": args.seed, "agents": names, **result(state)}
+    if args.json:
+        print(json.dumps(summary), file=out)
+    else:
+        _print_result(game, state, summary, out)
+    return 0
+
+
+def _print_result(game, state, summary, out):
+    print(f"{game.name}{' (' + game.variant + ')' if game.variant else ''}: "
+          f"{summary['decisions']} decisions, ended by {summary['ended_by']}", file=out)
+    winners = set(summary["winner"])
+    for seat, score in enumerate(summary["scores"]):
+        mark = "  winner" if seat in winners else ""
+        print(f"  {game.seat_name(seat)} ({summary['agents'][seat]}): {score}{mark}", file=out)
+
+
+def cmd_simulate(args, out, err, stdin) -> int:
+    from .agents import make_agents
+    from .play import play
+    game, names = _game_and_agents(args, stdin, out)
+    if "human" in names:
+        raise _Usage("rulespec: error: simulate plays without people: use random or first agents")
+    wins, ends, errors, decisions = [0] * args.players, {}, [], 0
+    for i in range(args.games):
+        seed = args.seed + i
+        check = _invariant_check(seed) if args.check_invariants else None
+        try:
+            state = play(game, args.players, seed, make_agents(names, seed), on_step=check)
+        except Exception as e:  # one failing game must not hide the others
+            errors.append({"seed": seed, "error": str(e)})
+            continue
+        for seat in state.winner():
+            wins[seat] += 1
+        ends[state.ended_by] = ends.get(state.ended_by, 0) + 1
+        decisions += state.decisions
+    summary = {"game": game.name, "variant": game.variant, "players": args.players,
+               "games": args.games, "errors": errors, "wins": wins, "ended_by": ends,
+               "decisions_per_game": decisions / max(1, args.games - len(errors))}
+    if args.json:
+        print(json.dumps(summary), file=out)
+    else:
+        for key, value in summary.items():
+            print(f"{key}: {value}", file=out)
+    return 1 if errors else 0
+
+
+def _invariant_check(seed):
+    from .errors_ import RuleError
+
+    def check(state):
+        broken = state.check_invariants()
+        if broken:
+            raise RuleError(f"seed {seed}, decision {state.decisions}: invariant "
+                            f"'{broken[0]}' does not hold")
+    return check
+
+
+# --------------------------------------------------------- replay / scenario
+def cmd_replay(args, out, err, stdin) -> int:
+    from .game import load_game
+    from .log import replay
+    ok, message = replay(args.log, load_game)
+    print(message, file=out if ok else err)
+    return 0 if ok else 1
+
+
+def cmd_scenario(args, out, err, stdin) -> int:
+    from .game import load_game
+    from .scenario import run_file
+    passed = failed = 0
+    for file in args.files:
+        for outcome in run_file(file, load_game):
+            if outcome.passed:
+                passed += 1
+                print(f"PASS {file}: {outcome.name}", file=out)
+            else:
+                failed += 1
+                print(f"FAIL {file}: {outcome.name}", file=out)
+                for failure in outcome.failures:
+                    print("  " + failure.format(), file=out)
+    print(f"{passed} passed, {failed} failed", file=out)
+    return 1 if failed else 0
+
+
+def cmd_schema(args, out, err, stdin) -> int:
+    from rulespec.schema import schema_text
+    out.write(schema_text())
+    return 0
+
+
+def cmd_graph(args, out, err, stdin) -> int:
+    from .game import load_game
+    game = load_game(args.file, variant=args.variant)
+    boards = game.boards if args.board is None else {args.board: game.boards.get(args.board)}
+    if None in boards.values():
+        raise _Usage(f"rulespec: error: no board '{args.board}'; boards: {', '.join(game.boards)}")
+    for name, board in boards.items():
+        out.write(board.to_dot())
+    return 0
+
+
+COMMANDS = {"validate": cmd_validate, "play": cmd_play, "simulate": cmd_simulate,
+            "replay": cmd_replay, "scenario": cmd_scenario, "schema": cmd_schema,
+            "graph": cmd_graph}
+
+
+if __name__ == "__main__":
+    sys.exit(main())
