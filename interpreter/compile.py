@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import operator
 
-from rulespec import ast
+from rulespec import ast, effects
 from rulespec.builtins import LAZY
 
 from .errors_ import RuleError
@@ -44,6 +44,7 @@ class Compiler:
         self.base_line = 1
         self.mark = None
         self._temp = 0
+        self.scope = set()
 
     # ------------------------------------------------------------- plumbing
     def where(self, node):
@@ -57,11 +58,15 @@ class Compiler:
         return getattr(self, node.rule)(node, scope)
 
     def block(self, stmts, scope):
+        self.scope = scope    # for rulespec.effects: which names are locals
         for stmt in stmts:
             getattr(self, stmt.rule)(stmt, scope)
 
     def emit(self, node, instr, writes=True) -> int:
-        return self.program.emit(instr, self.where(node), writes)
+        # explain.py reads these to say why a decision refused an option.
+        instr.node, instr.mark = node, self.mark
+        written = effects.writes(node, self.names, self.scope) if writes else frozenset()
+        return self.program.emit(instr, self.where(node), writes, written)
 
     def here(self) -> int:
         return len(self.program.code)
@@ -89,6 +94,8 @@ class Compiler:
             return lambda st, env: st.seats
         if kind == "nplayers":
             return lambda st, env: st.n
+        if kind == "current_phase":
+            return lambda st, env: st.phase
         if kind == "variant":
             variant = self.game.variant
             return lambda st, env: variant
@@ -209,11 +216,23 @@ class Compiler:
 
     def and_(self, node, scope):
         items = [self.expr(i, scope) for i in node.items]
-        return lambda st, env: all(i(st, env) for i in items)
+
+        def conjunction(st, env):   # a plain loop: all(generator) costs more per call
+            for item in items:
+                if not item(st, env):
+                    return False
+            return True
+        return conjunction
 
     def or_(self, node, scope):
         items = [self.expr(i, scope) for i in node.items]
-        return lambda st, env: any(i(st, env) for i in items)
+
+        def disjunction(st, env):
+            for item in items:
+                if item(st, env):
+                    return True
+            return False
+        return disjunction
 
     def compare(self, node, scope):
         a, b, op = self.expr(node.left, scope), self.expr(node.right, scope), COMPARE[node.op]
@@ -397,6 +416,9 @@ class Compiler:
         args = [self.expr(a, scope) for a in node.args]
         kwargs = {k: self.expr(v, scope) for k, v in node.kwargs.items()}
         keys = ["trigger:" + t for t in self.game.triggers_on.get(node.name, [])]
+        # rule coverage: a trigger with `when` is counted by its guard, when it holds
+        unguarded = ["trigger:" + t for t in self.game.triggers_on.get(node.name, [])
+                     if "when" not in self.game.data["triggers"][t]]
 
         def send(st, fr):
             env = fr.env
@@ -404,6 +426,8 @@ class Compiler:
             values.update({k: f(st, env) for k, f in kwargs.items()})
             for key in reversed(keys):   # pushed in reverse so the first declared runs first
                 st.stack.append(Frame(key, dict(values), fr.secret))
+            for key in unguarded:
+                st.fired[key] = st.fired.get(key, 0) + 1
         self.emit(node, send, writes=False)
 
     def end_game(self, node, scope):
@@ -521,10 +545,11 @@ class Compiler:
                 if choice == "done":
                     del env[key]
                     return
-                env[key][1] = True
+                env[key] = [env[key][0], True]   # a new list: clones share frame values
                 name, bound = choice
                 fr.pc -= 1   # come back here when the action is over
                 st.stack.append(game.actions[name].frame(env[key][0], bound, fr))
+                st.fired[game.actions[name].key] = st.fired.get(game.actions[name].key, 0) + 1
                 return
             if key not in env:
                 env[key] = [player(st, env), False]
@@ -559,7 +584,7 @@ class Compiler:
         def offer(st, env):
             if key not in env:
                 env[key] = _auction_start(st, env, among, opening, starter)
-            state = env[key]
+            state = env[key] = dict(env[key])   # copied before changing: clones share frame values
             while True:
                 bidder = _next_bidder(state)
                 if bidder is None:
@@ -573,7 +598,7 @@ class Compiler:
                 state["active"] = [b for b in state["active"] if b != bidder]
 
         def take(st, env, value):
-            state = env[key]
+            state = env[key] = dict(env[key])
             bidder = _next_bidder(state)
             if value == "pass":
                 state["active"] = [b for b in state["active"] if b != bidder]

@@ -20,7 +20,7 @@ RET = "$ret"    # where a procedure's return value lands in its caller
 
 
 class Program:
-    __slots__ = ("key", "rule", "code", "lines", "writes")
+    __slots__ = ("key", "rule", "code", "lines", "writes", "written", "end_checks")
 
     def __init__(self, key: str, rule: str):
         self.key = key          # "phase:market", "action:buy", ...
@@ -28,12 +28,23 @@ class Program:
         self.code: list = []    # instructions: f(state, frame)
         self.lines: list = []   # (file, line) of each instruction
         self.writes: list = []  # may the instruction change the state?
+        self.written: list = []  # what it may change (rulespec.effects), None: anything
+        self.end_checks: list = []  # per instruction: the end conditions to check after it
 
-    def emit(self, instr, where, writes=True) -> int:
+    def emit(self, instr, where, writes=True, written=None) -> int:
         self.code.append(instr)
         self.lines.append(where)
         self.writes.append(writes)
+        self.written.append(written if writes else frozenset())
         return len(self.code) - 1
+
+    def plan_end_checks(self, conditions) -> None:
+        """conditions: [(name, closure, reads)]; keep, per instruction, those whose
+        reads it may write, so the run loop checks nothing else."""
+        self.end_checks = [
+            tuple((name, cond) for name, cond, reads in conditions
+                  if written is None or reads is None or written & reads)
+            for written in self.written]
 
 
 class Frame:
@@ -111,8 +122,11 @@ NOTHING = _Nothing()
 
 def run(st, finish_when_done: bool = True) -> None:
     """Run until a decision is pending or the game is over."""
+    if st.trace is not None:   # tracing takes its own, slower loop (trace.py)
+        from .trace import run_traced
+        return run_traced(st, finish_when_done)
     game = st.game
-    programs, ends, budget = game.programs, game.end_conditions, game.step_budget
+    programs, budget = game.programs, game.step_budget
     stack = st.stack
     steps = 0
     fr = program = None
@@ -127,8 +141,9 @@ def run(st, finish_when_done: bool = True) -> None:
                 continue
             fr.pc = pc + 1
             program.code[pc](st, fr)
-            if ends and program.writes[pc] and not st.over:
-                for name, cond in ends:
+            checks = program.end_checks[pc]
+            if checks and not st.over:
+                for name, cond in checks:
                     if cond(st, {}):
                         st.finish(name)
                         break

@@ -5,6 +5,7 @@ import hashlib
 from dataclasses import dataclass
 
 from rulespec import validate
+from rulespec import effects
 from rulespec.check import assigned_names, for_variable
 
 from .boards import Board
@@ -152,8 +153,9 @@ class Game:
             for name in self.data.get("triggers") or {}:
                 when = expr(("triggers", name, "when"))
                 program("trigger:" + name, f"trigger {name}", ("triggers", name, "do"),
-                        prelude=_guard(when) if when else None)
+                        prelude=_guard(when, "trigger:" + name) if when else None)
             self.end_conditions = [(n, expr(("end", n, "when"))) for n in self.data.get("end") or {}]
+            self._plan_end_checks(by_path)
             self.invariants = [(n, expr(("invariants", n))) for n in self.data.get("invariants") or {}]
             scoring = self.data.get("scoring") or {}
             self.score = expr(("scoring", "score")) if "score" in scoring else None
@@ -165,6 +167,16 @@ class Game:
                 e.line, e.col = compiler.mark(e.line, e.col)
                 e.file = self.file
             raise
+
+    def _plan_end_checks(self, by_path):
+        """Tell each instruction which end conditions its writes could make true."""
+        trees = {n: by_path[("functions", n, "expr")].tree for n in self.names.functions
+                 if ("functions", n, "expr") in by_path}
+        self._end_reads = [(name, cond, effects.reads(by_path[("end", name, "when")].tree,
+                                                      self.names, trees))
+                           for name, cond in self.end_conditions]
+        for program in self.programs.values():
+            program.plan_end_checks(self._end_reads)
 
     def checker(self, section: str, name: str):
         """A function that lets a value through or says which bound it breaks."""
@@ -184,14 +196,15 @@ class Game:
         return check
 
     # ------------------------------------------------------------------ play
-    def new_state(self, players: int, seed: int = 0, record: bool = False):
+    def new_state(self, players: int, seed: int = 0, record: bool = False, trace=None):
         """A new game, run up to its first decision. `record` keeps every event
-        (decisions, chance outcomes, notes) in `state.events` for logs."""
+        (decisions, chance outcomes, notes) in `state.events` for logs; `trace`
+        receives every state change with its rule (interpreter/trace.py)."""
         from .state import State
         if not self.min_players <= players <= self.max_players:
             raise RulespecError(f"{self.name} is for {self.min_players} to {self.max_players} "
                                 f"players, not {players}")
-        return State.new(self, players, seed, record)
+        return State.new(self, players, seed, record, trace)
 
     def snippet(self, text: str, kind: str):
         """Compile a DSL string from outside the spec (a scenario step): an expression
@@ -205,6 +218,7 @@ class Game:
         key = f"snippet:{len(self.programs)}"
         compiler.program = Program(key, "a scenario step")
         compiler.block(tree.body, assigned_names(tree, self.names))
+        compiler.program.plan_end_checks(self._end_reads)
         self.programs[key] = compiler.program
         return key
 
@@ -228,10 +242,12 @@ def _decl(value) -> dict:
 
 
 
-def _guard(when):
+def _guard(when, key=None):
     def guard(st, fr):
         if not when(st, fr.env):
             st.stack.pop()
+        elif key is not None:   # rule coverage: the trigger fires
+            st.fired[key] = st.fired.get(key, 0) + 1
     return guard
 
 

@@ -6,18 +6,19 @@ what the interpreter can run.
 """
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 
 from . import ast
 from .builtins import KEYWORDS, SIGNATURES
 from .dsl import KEYWORDS as RESERVED, parse_expression, parse_statements
 from .errors import RulespecError
+from .loader import did_you_mean
 
 # Names every rule may use, and the ones a context adds.
-IMPLICIT = {"players", "nplayers", "variant"}
+IMPLICIT = {"players", "nplayers", "variant", "current_phase"}
 RESULT_KEYS = {"winner", "price"}       # what an auction returns
 CARD_FIELDS = {"id", "name", "kind"}
+LAYOUT_FIELDS = {"colour", "board", "q", "r"}   # what a cell of a hex_layout holds
 
 
 @dataclass
@@ -96,7 +97,7 @@ class Names:
             if isinstance(value, dict):
                 maps.update(str(k) for k in value)
         return (set(self.per_player) | set(self.player_zones) | set(self.per_card)
-                | self.card_attrs | CARD_FIELDS | RESULT_KEYS | maps)
+                | self.card_attrs | CARD_FIELDS | RESULT_KEYS | LAYOUT_FIELDS | maps)
 
 
 def _board_nodes(boards: dict) -> set[str]:
@@ -207,11 +208,6 @@ def _at(spec, rule: Rule, message: str, line: int, col: int) -> RulespecError:
     err = spec.error(message, rule.path)
     err.line, err.col = spec.text_position(rule.path, line, col)
     return err
-
-
-def did_you_mean(name: str, candidates) -> str:
-    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.75)
-    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 # ----------------------------------------------------------------- the checker
@@ -333,8 +329,8 @@ class _RuleChecker:
     def visit_signal(self, node, scope):
         params = self.names.signals.get(node.name)
         if params is None:
-            self.error(node, f"unknown signal '{node.name}' (declare it under `signals:`)"
-                             f"{did_you_mean(node.name, self.names.signals)}")
+            hint = did_you_mean(node.name, self.names.signals) or " (declare it under `signals:`)"
+            self.error(node, f"unknown signal '{node.name}'{hint}")
         elif len(node.args) + len(node.kwargs) != len(params):
             self.error(node, f"signal '{node.name}' takes {len(params)} values "
                              f"({', '.join(params)}), got {len(node.args) + len(node.kwargs)}")
@@ -362,7 +358,8 @@ def assigned_names(tree, names: Names) -> set[str]:
     bound = set()
     for node in ast.walk(tree):
         target = getattr(node, "target", None)
-        if isinstance(target, ast.Name):
+        # `x += 1` changes a name that must exist already; it does not create one
+        if isinstance(target, ast.Name) and not isinstance(node, ast.AugAssign):
             bound.add(target.id)
         if isinstance(node, (ast.For, ast.Secretly, ast.Comprehension)):
             bound.add(node.var)
@@ -389,8 +386,43 @@ def _check_references(spec, names: Names) -> list[RulespecError]:
             errors.append(spec.error(f"trigger listens for unknown signal '{on}'"
                                      f"{did_you_mean(str(on), names.signals)}",
                                      ("triggers", trig_name, "on")))
+    errors.extend(_check_cards(spec, data))
+    errors.extend(_check_starts(spec, data))
     for name in set(data.get("phases") or {}) & set(names.procedures):
         errors.append(spec.error(f"'{name}' is both a phase and a procedure", ("procedures", name)))
+    return errors
+
+
+def _check_cards(spec, data) -> list[RulespecError]:
+    """Each physical card needs its own id: a name used twice makes two cards one."""
+    errors, seen = [], {}
+    for kind, decl in (data.get("cards") or {}).items():
+        for i, entry in enumerate(decl.get("list") or []):
+            name = entry.get("name") if isinstance(entry, dict) else None
+            if name in seen:
+                errors.append(spec.error(f"two cards are called '{name}' (first in {seen[name]}); "
+                                         f"use `count:` for copies", ("cards", kind, "list", i, "name")))
+            seen.setdefault(name, kind)
+    return errors
+
+
+def _check_starts(spec, data) -> list[RulespecError]:
+    """A start value must respect the variable's own bounds."""
+    errors = []
+    for section in ("globals", "per_player", "per_card"):
+        for name, decl in (data.get(section) or {}).items():
+            if not isinstance(decl, dict) or "start" not in decl:
+                continue
+            start, low, high, one_of = (decl.get(k) for k in ("start", "min", "max", "one_of"))
+            problem = None
+            if isinstance(start, int) and low is not None and start < low:
+                problem = f"starts at {start}, below its minimum {low}"
+            elif isinstance(start, int) and high is not None and start > high:
+                problem = f"starts at {start}, above its maximum {high}"
+            elif one_of is not None and start not in one_of:
+                problem = f"starts at {start!r}, which is not one of {one_of}"
+            if problem:
+                errors.append(spec.error(f"{name} {problem}", (section, name, "start")))
     return errors
 
 
@@ -423,7 +455,7 @@ def _check_reachability(spec, rules: list[Rule], names: Names) -> list[RulespecE
         for name in spec.data.get(section) or {}:
             if (section, name) not in seen:
                 what = "phase" if section == "phases" else "action"
-                how = "`phase NAME`" if section == "phases" else "a `turn` statement"
+                how = "`phase NAME` statement" if section == "phases" else "`turn` statement"
                 errors.append(spec.error(f"unreachable {what} '{name}': no {how} reachable "
                                          f"from the flow runs it", (section, name)))
     return errors

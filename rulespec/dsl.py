@@ -32,7 +32,7 @@ class _Indenter(Indenter):
 
 @cache
 def _parser() -> Lark:
-    return Lark.open("grammar.lark", rel_to=__file__, parser="lalr", start=["block", "expr"],
+    return Lark.open("grammar.lark", rel_to=__file__, parser="lalr", start=["block", "expression"],
                      postlex=_Indenter(), propagate_positions=True, maybe_placeholders=True,
                      cache=True)
 
@@ -49,7 +49,7 @@ def parse_expression(text) -> ast.Node:
     if isinstance(text, int):
         return ast.Number(1, 1, text)
     # A YAML-folded expression may span lines; inside an expression they mean nothing.
-    return _parse(" ".join(str(text).splitlines()), "expr")
+    return _parse(" ".join(str(text).splitlines()) + "\n", "expression")
 
 
 def _parse(text: str, start: str):
@@ -57,8 +57,8 @@ def _parse(text: str, start: str):
         tree = _parser().parse(text, start=start)
     except UnexpectedInput as e:
         raise _syntax_error(e, text) from None
-    except Exception as e:  # the indenter raises plain errors on bad dedents
-        raise RulespecError(f"syntax error: {e}", line=1, col=1) from None
+    except Exception:  # the indenter raises a plain error on a bad dedent
+        raise _dedent_error(text) from None
     try:
         return _ToAst().transform(tree)
     except VisitError as e:
@@ -87,6 +87,24 @@ def _syntax_error(e: UnexpectedInput, text: str) -> RulespecError:
     else:
         msg = "syntax error"
     return RulespecError(msg, line=line, col=col)
+
+
+def _dedent_error(text: str) -> RulespecError:
+    """The first line whose indentation matches no enclosing block."""
+    levels = [0]
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        indent = len(line) - len(line.lstrip())
+        if indent > levels[-1]:
+            levels.append(indent)
+            continue
+        while indent < levels[-1]:
+            levels.pop()
+        if indent != levels[-1]:
+            return RulespecError("syntax error: this line's indentation matches no enclosing "
+                                 "block", line=number, col=indent + 1)
+    return RulespecError("syntax error: inconsistent indentation", line=1, col=1)
 
 
 def _pos(meta_or_token):
@@ -175,6 +193,9 @@ class _ToAst(Transformer):
 
     def if_exp(self, meta, then, cond, orelse):
         return ast.IfExp(*_pos(meta), then, cond, orelse)
+
+    def expression(self, meta, expr):
+        return expr
 
     # statements
     def block(self, meta, *stmts):
