@@ -19,6 +19,8 @@ class Board:
         self.name = name
         self.graph = nx.DiGraph()
         self.order: dict[str, int] = {}
+        # A colour zone joins neighbouring cells equal in every one of these attributes.
+        self.zone_by = tuple(decl.get("zone_by") or ("colour",))
         self._build(decl)
         self._succ = {n: sorted(self.graph.successors(n), key=self.order.get) for n in self.graph}
         self._pred = {n: sorted(self.graph.predecessors(n), key=self.order.get) for n in self.graph}
@@ -83,17 +85,20 @@ class Board:
     @cached_property
     def _zones(self) -> dict[str, list[str]]:
         """Each cell -> its connected same-colour component, cells in board order."""
-        zone_of = {}
+        groups: dict[tuple, list[str]] = {}
         for node in self.order:
-            colour = self.attr(node, "colour")
-            if colour is None or node in zone_of:
-                continue
-            same = self.graph.subgraph(n for n in self.graph if self.attr(n, "colour") == colour)
-            for comp in nx.weakly_connected_components(same):
+            if self.attr(node, "colour") is not None:
+                groups.setdefault(self._zone_key(node), []).append(node)
+        zone_of = {}
+        for members in groups.values():
+            for comp in nx.weakly_connected_components(self.graph.subgraph(members)):
                 cells = sorted(comp, key=self.order.get)
                 for cell in cells:
                     zone_of[cell] = cells
         return zone_of
+
+    def _zone_key(self, node) -> tuple:
+        return tuple(self.attr(node, k) for k in self.zone_by)
 
     def colour_zone(self, cell) -> list[str]:
         return list(self._zones.get(cell, []))
@@ -107,6 +112,11 @@ class Board:
                 out.append(list(zone))
         return out
 
+    def connected(self, cells) -> bool:
+        """True when the cells form one group joined by the board's edges (either way)."""
+        cells = [c for c in cells if c in self.graph]
+        return not cells or nx.is_weakly_connected(self.graph.subgraph(cells))
+
     def to_dot(self) -> str:
         """Graphviz DOT: nodes with their attributes as labels, arcs as drawn."""
         lines = [f'digraph "{self.name}" {{']
@@ -119,3 +129,50 @@ class Board:
             lines.append(f'  "{a}" -> "{b}";')
         lines.append("}")
         return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------ layouts built in play
+# A layout is a plain map "q,r" -> {colour, board, q, r}: hex boards joined during
+# set-up (see `hex_layout`), stored in the state like any other value. Board
+# queries accept one in place of a board's name; its graph is built once per
+# layout object and cached, keyed by the object itself (values are never changed
+# in place, so the same object always means the same layout).
+LAYOUT_ZONE_BY = ("colour", "board")    # a zone never crosses from one placed board to another
+_LAYOUT_CACHE_SIZE = 512
+_layout_boards: dict[int, tuple[dict, Board]] = {}
+
+
+def layout_board(layout: dict) -> Board:
+    cached = _layout_boards.get(id(layout))
+    if cached is not None and cached[0] is layout:
+        return cached[1]
+    board = Board("layout", layout_decl(layout))
+    if len(_layout_boards) >= _LAYOUT_CACHE_SIZE:
+        _layout_boards.clear()
+    _layout_boards[id(layout)] = (layout, board)   # holding the layout keeps its id unique
+    return board
+
+
+def layout_decl(layout: dict) -> dict:
+    """The board declaration a layout stands for."""
+    return {"nodes": {cell: {"board": info.get("board")} for cell, info in layout.items()},
+            "hex": [[info["q"], info["r"], info.get("colour")] for info in layout.values()],
+            "zone_by": LAYOUT_ZONE_BY}
+
+
+def join_hex_boards(parts) -> dict:
+    """parts: (board, board name, dq, dr) each; the cells of every board shifted by
+    (dq, dr) and gathered into one layout. Two cells on one hex is an error."""
+    layout: dict[str, dict] = {}
+    for board, name, dq, dr in parts:
+        for node in board.nodes():
+            q, r = board.attr(node, "q"), board.attr(node, "r")
+            if q is None or r is None:
+                raise ValueError(f"board '{name}' has cells that are not hexes")
+            cell = f"{q + dq},{r + dr}"
+            if cell in layout:
+                raise ValueError(f"boards '{layout[cell]['board']}' and '{name}' would both "
+                                 f"cover hex {cell}")
+            layout[cell] = {"colour": board.attr(node, "colour"), "board": name,
+                            "q": q + dq, "r": r + dr}
+    return layout

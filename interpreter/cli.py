@@ -46,9 +46,24 @@ def build_parser() -> argparse.ArgumentParser:
         s.add_argument("--json", action="store_true", help="print one JSON object")
         if name == "play":
             s.add_argument("--log", metavar="PATH", help="write a JSONL log of the game")
+            s.add_argument("--trace", action="store_true",
+                           help="print every state change with the rule (FILE:LINE) that caused it")
         else:
             s.add_argument("-n", "--games", type=int, default=100)
-            s.add_argument("--check-invariants", action="store_true")
+            s.add_argument("--check-invariants", action="store_true",
+                           help="check the spec's invariants after every step")
+            _add_run_options(s)
+    c = sub.add_parser("compare", help="simulate two variants on the same seeds; what changed")
+    c.add_argument("file", metavar="FILE")
+    c.add_argument("--variant", action="append", required=True,
+                   help="once: base vs this variant; twice: the first vs the second ('base' names the base)")
+    c.add_argument("--players", type=int, required=True)
+    c.add_argument("-n", "--games", type=int, default=100)
+    c.add_argument("--seed", type=int, default=0)
+    c.add_argument("--agents", default="random")
+    c.add_argument("--json", action="store_true", help="print one JSON object")
+    c.add_argument("--html", metavar="PATH", help="also write a self-contained page with plots")
+    _add_run_options(c)
 
     r = sub.add_parser("replay", help="re-run a JSONL log; exit 1 at the first divergence")
     r.add_argument("log", metavar="LOG")
@@ -60,6 +75,13 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--board", help="which board (default: every board)")
     g.add_argument("--variant")
     return p
+
+
+def _add_run_options(s):
+    s.add_argument("--jobs", type=int, help="worker processes (default: all cores)")
+    s.add_argument("--backend", choices=["local", "ray"], default="local",
+                   help="local process pool, or a Ray cluster (pip install -e '.[ray]')")
+    s.add_argument("--address", help="Ray cluster address (default: start a local Ray)")
 
 
 def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
@@ -107,13 +129,30 @@ def cmd_validate(args, out, err, stdin) -> int:
                 continue
             if args.assumptions and variant == variants[0]:
                 listed.extend((file, a) for a in checked.spec.assumptions)
-    _print_problems(problems, args.format, out, err)
-    if args.assumptions:
+    if args.assumptions and args.format == "json":   # one JSON object: errors and assumptions
+        print(json.dumps({"errors": [p.as_dict() for p in {p.format(): p for p in problems}.values()],
+                          "assumptions": [_assumption(file, a) for file, a in listed]}), file=out)
+    else:
+        _print_problems(problems, args.format, out, err)
         for file, a in listed:
-            print(f"{file}:{a.line}:{a.col}: assumed: {a.path} — {a.reason}", file=out)
+            print(_assumption_line(file, a, args.format), file=out)
     if not problems and args.format == "text":
         print(f"ok: {len(args.files)} file{'s' if len(args.files) != 1 else ''} valid", file=err)
     return 1 if problems else 0
+
+
+def _assumption(file, a) -> dict:
+    return {"file": file, "line": a.line, "col": a.col, "path": a.path, "value": a.value,
+            "reason": a.reason}
+
+
+def _assumption_line(file, a, fmt) -> str:
+    value = json.dumps(a.value, ensure_ascii=False, default=str)
+    value = value if len(value) <= 40 else value[:37] + "..."
+    if fmt == "github":   # a notice in the pull request, next to the value
+        return (f"::notice file={_gh(file, True)},line={a.line},col={a.col},title=assumed::"
+                f"{_gh(f'{a.path} = {value}: {a.reason}')}")
+    return f"{file}:{a.line}:{a.col}: assumed: {a.path} = {value} — {a.reason}"
 
 
 def _variants_to_check(file, args) -> list:
@@ -140,10 +179,17 @@ def _print_problems(problems, fmt, out, err):
         print(json.dumps([p.as_dict() for p in unique]), file=out)
     elif fmt == "github":
         for p in unique:
-            print(f"::error file={p.file},line={p.line or 1},col={p.col or 1}::{p.message}", file=out)
+            print(f"::error file={_gh(p.file, True)},line={p.line or 1},col={p.col or 1}::"
+                  f"{_gh(p.message)}", file=out)
     else:
         for p in unique:
             print(p.format(), file=out)
+
+
+def _gh(text, property_value=False) -> str:
+    """Escape for a GitHub Actions workflow command (its runner decodes these)."""
+    text = str(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return text.replace(":", "%3A").replace(",", "%2C") if property_value else text
 
 
 # ------------------------------------------------------------------ play
@@ -167,11 +213,16 @@ def cmd_play(args, out, err, stdin) -> int:
     from .play import play, result
     game, names = _game_and_agents(args, stdin, out)
     agents = make_agents(names, args.seed, stdin=stdin, stdout=out)
+    trace = None
+    if args.trace:
+        from .trace import printer, announcing
+        trace, agents = printer(out, game.player_names), announcing(agents, out)
     if args.log:
-        with open(args.log, "w", encoding="utf-8") as log:
-            state = write_log(game, args.players, args.seed, names, agents, log)
+        from .trace import quiet
+        with open(args.log, "w", encoding="utf-8") as log:   # a log always carries provenance
+            state = write_log(game, args.players, args.seed, names, agents, log, trace=trace or quiet)
     else:
-        state = play(game, args.players, args.seed, agents)
+        state = play(game, args.players, args.seed, agents, trace=trace)
     summary = {"game": game.name, "variant": game.variant, "players": args.players,
                "seed": args.seed, "agents": names, **result(state)}
     if args.json:
@@ -191,44 +242,46 @@ def _print_result(game, state, summary, out):
 
 
 def cmd_simulate(args, out, err, stdin) -> int:
-    from .agents import make_agents
-    from .play import play
-    game, names = _game_and_agents(args, stdin, out)
-    if "human" in names:
-        raise _Usage("rulespec: error: simulate plays without people: use random or first agents")
-    wins, ends, errors, decisions = [0] * args.players, {}, [], 0
-    for i in range(args.games):
-        seed = args.seed + i
-        check = _invariant_check(seed) if args.check_invariants else None
-        try:
-            state = play(game, args.players, seed, make_agents(names, seed), on_step=check)
-        except Exception as e:  # one failing game must not hide the others
-            errors.append({"seed": seed, "error": str(e)})
-            continue
-        for seat in state.winner():
-            wins[seat] += 1
-        ends[state.ended_by] = ends.get(state.ended_by, 0) + 1
-        decisions += state.decisions
-    summary = {"game": game.name, "variant": game.variant, "players": args.players,
-               "games": args.games, "errors": errors, "wins": wins, "ended_by": ends,
-               "decisions_per_game": decisions / max(1, args.games - len(errors))}
+    from .simulate import BackendMissing, format_summary, simulate_command
+    game, names = _simulation_setup(args, stdin, out)
+    try:
+        summary = simulate_command(game, args, names, err)
+    except BackendMissing as e:
+        raise _Usage(f"rulespec: error: {e}") from None
     if args.json:
         print(json.dumps(summary), file=out)
     else:
-        for key, value in summary.items():
-            print(f"{key}: {value}", file=out)
-    return 1 if errors else 0
+        print(format_summary(summary, game.seat_name), file=out)
+    failed = summary["errors"]["count"] or summary["first_invariant_violation"]
+    return 1 if failed else 0
 
 
-def _invariant_check(seed):
-    from .errors_ import RuleError
+def cmd_compare(args, out, err, stdin) -> int:
+    from .compare import compare_command
+    from .simulate import BackendMissing
+    if len(args.variant) > 2:
+        raise _Usage("rulespec: error: compare takes --variant once or twice")
+    variants = [None if v == "base" else v for v in args.variant]
+    if len(variants) == 1:
+        variants = [None] + variants
+    games = []
+    for variant in variants:
+        game, names = _simulation_setup(argparse.Namespace(**{**vars(args), "variant": variant}),
+                                        stdin, out)
+        games.append(game)
+    try:
+        return compare_command(games, args, names, out, err)
+    except BackendMissing as e:
+        raise _Usage(f"rulespec: error: {e}") from None
 
-    def check(state):
-        broken = state.check_invariants()
-        if broken:
-            raise RuleError(f"seed {seed}, decision {state.decisions}: invariant "
-                            f"'{broken[0]}' does not hold")
-    return check
+
+def _simulation_setup(args, stdin, out):
+    game, names = _game_and_agents(args, stdin, out)
+    if "human" in names:
+        raise _Usage("rulespec: error: simulate plays without people: use random, first, greedy or mcts agents")
+    if args.games < 1 or (args.jobs is not None and args.jobs < 1):
+        raise _Usage("rulespec: error: -n and --jobs must be at least 1")
+    return game, names
 
 
 # --------------------------------------------------------- replay / scenario
@@ -276,6 +329,7 @@ def cmd_graph(args, out, err, stdin) -> int:
 
 
 COMMANDS = {"validate": cmd_validate, "play": cmd_play, "simulate": cmd_simulate,
+            "compare": cmd_compare,
             "replay": cmd_replay, "scenario": cmd_scenario, "schema": cmd_schema,
             "graph": cmd_graph}
 

@@ -5,6 +5,7 @@ Every function takes the state first. None changes a list or map in place.
 from __future__ import annotations
 
 from . import rng
+from .boards import join_hex_boards, layout_board
 from .errors_ import RuleError
 from .values import Seat, Zone, display
 
@@ -215,7 +216,34 @@ def random_of(st, xs):
 
 # boards ------------------------------------------------------------------------------
 def _board(st, name):
-    return st.game.boards[name]
+    if isinstance(name, dict):   # a layout joined during play (hex_layout)
+        return layout_board(name)
+    board = st.game.boards.get(name)
+    if board is None:
+        raise RuleError(f"{display(name)} is not a board")
+    return board
+
+
+def hex_layout(st, parts):
+    """Join hex boards into one layout: parts are [board, dq, dr], each board's cells
+    shifted by (dq, dr) axial steps."""
+    pieces = []
+    for part in _items(st, parts):
+        if not isinstance(part, list) or len(part) != 3:
+            raise RuleError(f"hex_layout: each part is [board, dq, dr], not {display(part)}")
+        name, dq, dr = part
+        pieces.append((_board(st, name), name, dq, dr))
+    try:
+        return join_hex_boards(pieces)
+    except ValueError as e:
+        raise RuleError(f"hex_layout: {e}") from None
+
+
+def flatten(st, xs):
+    out = []
+    for x in _items(st, xs):
+        out.extend(_items(st, x))
+    return out
 
 
 def next_node(st, board, node):
@@ -263,5 +291,7 @@ FUNCTIONS = {
     "node_attr": lambda st, b, n, key, default=None: _board(st, b).attr(n, key, default),
     "colour_zone": lambda st, b, cell: _board(st, b).colour_zone(cell),
     "colour_zones": lambda st, b, colour: _board(st, b).colour_zones(colour),
+    "connected": lambda st, b, cells: _board(st, b).connected(_items(st, cells)),
     "log": log,
+    "hex_layout": hex_layout, "flatten": flatten,
 }

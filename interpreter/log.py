@@ -14,9 +14,13 @@ from .errors_ import CorruptFile, IllegalAction, RulespecError
 from .play import header, play
 
 
-def write_log(game, players, seed, agent_names, agents, stream, on_step=None):
-    stream.write(json.dumps(header(game, players, seed, agent_names)) + "\n")
-    return play(game, players, seed, agents, log=stream, on_step=on_step)
+def write_log(game, players, seed, agent_names, agents, stream, on_step=None, trace=None):
+    """`trace` (a sink, trace.quiet for none) adds every state change and its rule to the log."""
+    head = header(game, players, seed, agent_names)
+    if trace is not None:
+        head["trace"] = True   # so replay traces too, and compares the changes
+    stream.write(json.dumps(head) + "\n")
+    return play(game, players, seed, agents, log=stream, on_step=on_step, trace=trace)
 
 
 def read_log(path) -> list[dict]:
@@ -39,14 +43,22 @@ def read_log(path) -> list[dict]:
 
 
 class _Script:
-    """Plays back the decisions written in a log, by label."""
+    """Plays back the decisions written in a log, by label; an undo in the log
+    (a person took a decision back) is an int: the decision count to return to."""
 
     def __init__(self, labels):
         self.labels = iter(labels)
+        self.saved = {}
 
     def choose(self, state):
+        self.saved.setdefault(state.decisions, state.clone())
         label = next(self.labels, None)
-        if label is None:
+        while isinstance(label, int) and label in self.saved:
+            from .undo import restore
+            restore(state, self.saved[label])
+            self.saved = {k: v for k, v in self.saved.items() if k <= label}
+            label = next(self.labels, None)
+        if label is None or isinstance(label, int):
             raise IllegalAction("the log has no more decisions but the game goes on")
         return label
 
@@ -60,12 +72,18 @@ def replay(path, load_game) -> tuple[bool, str]:
     if game.spec_hash != head.get("spec_hash"):
         return False, (f"{path}: the log was made with a different version of {spec} "
                        f"(spec hash {head.get('spec_hash')}, now {game.spec_hash})")
-    labels = [line["decision"]["label"] for line in lines if isinstance(line, dict) and "decision" in line]
+    labels = [line["decision"]["label"] if "decision" in line else int(line["undo"]["to"])
+              for line in lines if isinstance(line, dict) and ("decision" in line or "undo" in line)]
     agents = [_Script(labels)] * int(head["players"])
     out = io.StringIO()
-    out.write(json.dumps(header(game, head["players"], head["seed"], head["agents"])) + "\n")
+    again = header(game, head["players"], head["seed"], head["agents"])
+    trace = None
+    if head.get("trace"):
+        from .trace import quiet
+        again["trace"], trace = True, quiet
+    out.write(json.dumps(again) + "\n")
     try:
-        play(game, int(head["players"]), int(head["seed"]), agents, log=out)
+        play(game, int(head["players"]), int(head["seed"]), agents, log=out, trace=trace)
     except RulespecError as e:
         got = out.getvalue().splitlines()
         return False, f"{path}:{len(got) + 1}: the game stops following the log: {e.message}"

@@ -13,10 +13,11 @@ def digest(state) -> str:
     return hashlib.sha256(state.to_json().encode()).hexdigest()[:16]
 
 
-def play(game, players: int, seed: int, agents: list, log=None, on_step=None):
+def play(game, players: int, seed: int, agents: list, log=None, on_step=None, trace=None):
     """Play one game to its end. `log` is a writable text stream for JSONL, or None;
-    `on_step(state)` runs after every decision (invariant checks, traces)."""
-    state = game.new_state(players, seed, record=log is not None)
+    `on_step(state)` runs after every decision (invariant checks, traces);
+    `trace` receives every state change with its rule (interpreter/trace.py)."""
+    state = game.new_state(players, seed, record=log is not None, trace=trace)
     if log is not None:
         _flush(state, log)
     while not state.is_terminal():

@@ -14,11 +14,13 @@ SAVE_FORMAT = 1
 
 class State:
     __slots__ = ("game", "n", "seats", "g", "pv", "cv", "zones", "loc", "rng", "stack",
-                 "pending", "over", "ended_by", "phase", "decisions", "events")
+                 "pending", "over", "ended_by", "phase", "decisions", "events",
+                 "trace",   # trace: None, or a sink for change records (trace.py)
+                 "fired")   # fired: {"action:x" / "trigger:y": times it ran}, for rule coverage; not saved
 
     # ------------------------------------------------------------- creation
     @classmethod
-    def new(cls, game, players: int, seed: int, record: bool = False) -> "State":
+    def new(cls, game, players: int, seed: int, record: bool = False, trace=None) -> "State":
         st = cls.__new__(cls)
         st.game, st.n = game, players
         st.seats = [Seat(i) for i in range(players)]
@@ -37,6 +39,8 @@ class State:
         st.stack = [Frame("flow", {})]
         st.pending, st.over, st.ended_by, st.phase = None, False, None, None
         st.decisions, st.events = 0, [] if record else None
+        st.trace = trace
+        st.fired = {}
         run(st)
         return st
 
@@ -52,6 +56,8 @@ class State:
         st.stack = [f.copy() for f in self.stack]
         st.pending, st.over, st.ended_by, st.phase = self.pending, self.over, self.ended_by, self.phase
         st.decisions, st.events = self.decisions, None
+        st.trace = None   # a copy explores; only the game being played reports
+        st.fired = dict(self.fired)
         return st
 
     # ----------------------------------------------------------------- play
@@ -91,9 +97,8 @@ class State:
             return labels.index(action)
         if isinstance(action, int) and not isinstance(action, bool) and 0 <= action < len(labels):
             return action
-        shown = ", ".join(labels[:8]) + (", ..." if len(labels) > 8 else "")
-        raise IllegalAction(f"{action!r} is not a legal option for "
-                            f"{self.game.seat_name(self.pending.player)} now; legal: {shown}")
+        from .explain import refusal   # says which condition refused it, and where
+        raise refusal(self, action)
 
     def finish(self, reason: str) -> None:
         self.over, self.ended_by = True, reason
@@ -232,4 +237,6 @@ class State:
         st.pending = Decision.from_data(d["pending"]) if d["pending"] else None
         st.over, st.ended_by, st.phase = bool(d["over"]), d["ended_by"], d["phase"]
         st.decisions, st.events = int(d["decisions"]), None
+        st.trace = None
+        st.fired = {}
         return st

@@ -1,7 +1,7 @@
 """rulespec: the language. Load a spec, check its shape, parse its rules, check its names.
 
     from rulespec import validate
-    checked = validate("games/siena.yaml", variant="long")   # raises SpecErrors
+    checked = validate("tests/games/market.yaml", variant="long")   # raises SpecErrors
 """
 from __future__ import annotations
 

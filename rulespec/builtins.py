@@ -64,8 +64,13 @@ SIGNATURES = {
     "node_attr": (3, 4, "an attribute of a node (or a default)"),
     "colour_zone": (2, 2, "the cells of the same colour joined to this hex cell"),
     "colour_zones": (2, 2, "every same-colour zone of a colour on a hex board"),
+    "connected": (2, 2, "true when the given nodes form one group joined by the board's edges"),
     # messages
     "log": (1, 1, "write a line to the game log"),
+    # boards joined during play
+    "hex_layout": (1, 1, "join hex boards into one layout: a list of [board, dq, dr], each "
+                         "board's cells shifted by dq, dr; board queries accept the layout"),
+    "flatten": (1, 1, "a list of lists joined into one list"),
 }
 
 KEYWORDS = {"sort": {"by", "descending"}, "max": {"by"}, "min": {"by"}}

@@ -187,6 +187,8 @@ def _compose(file: str, text: str):
         return yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
+        if e.context_mark and "end of stream" in (e.problem or ""):
+            mark = e.context_mark   # an unclosed quote or bracket: show where it opens
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         _fail([RulespecError(f"invalid YAML: {_yaml_problem(e)}", file, line, col)])
     except yaml.reader.ReaderError as e:   # a control character or the like

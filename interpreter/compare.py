@@ -1,0 +1,113 @@
+"""`rulespec compare`: two variants on the same seeds, and what changed between them.
+
+Each row gives A, B and B - A with a 95% interval; an interval that does not
+contain 0 is a change the run can tell from luck (marked `*` in the table).
+"""
+from __future__ import annotations
+
+import json
+
+from . import stats
+from .simulate import run_with_progress, summarize
+
+
+def compare_command(games, args, names, out, err) -> int:
+    runs = []
+    for game in games:
+        records, seconds = run_with_progress(game, args, names, err)
+        runs.append((game, records, seconds))
+    result = compare(runs, args.players)
+    if args.json:
+        print(json.dumps(result), file=out)
+    else:
+        print(format_comparison(result), file=out)
+    if args.html:
+        from .report_html import comparison_page
+        with open(args.html, "w", encoding="utf-8") as f:
+            f.write(comparison_page(result, [r for _, r, _ in runs]))
+    failed = any(r["summary"]["errors"]["count"] for r in result["runs"])
+    return 1 if failed else 0
+
+
+def _label(game) -> str:
+    return game.variant or "base"
+
+
+def compare(runs, players) -> dict:
+    """Summaries of both runs and the differences, as JSON data."""
+    (game_a, rec_a, sec_a), (game_b, rec_b, sec_b) = runs
+    a = [r for r in rec_a if "error" not in r]
+    b = [r for r in rec_b if "error" not in r]
+    rows = []
+    for seat in range(players):
+        wa = sum(1 for r in a if seat in r["winner"])
+        wb = sum(1 for r in b if seat in r["winner"])
+        rows.append(_row(f"win rate {game_a.seat_name(seat)}", wa / max(1, len(a)),
+                         wb / max(1, len(b)), stats.rate_difference(wa, len(a), wb, len(b))))
+    for seat in range(players):
+        rows.append(_means(f"score {game_a.seat_name(seat)}",
+                           [r["scores"][seat] for r in a], [r["scores"][seat] for r in b]))
+    rows.append(_means("decisions per game", [r["decisions"] for r in a], [r["decisions"] for r in b]))
+    rounds_a = [r["rounds"] for r in a if isinstance(r["rounds"], (int, float))]
+    rounds_b = [r["rounds"] for r in b if isinstance(r["rounds"], (int, float))]
+    if rounds_a and rounds_b:
+        rows.append(_means("rounds per game", rounds_a, rounds_b))
+    for reason in sorted({r["ended_by"] for r in a + b}):
+        ka = sum(1 for r in a if r["ended_by"] == reason)
+        kb = sum(1 for r in b if r["ended_by"] == reason)
+        rows.append(_row(f"ended by {reason}", ka / max(1, len(a)), kb / max(1, len(b)),
+                         stats.rate_difference(ka, len(a), kb, len(b))))
+    summary_a = summarize(game_a, players, rec_a, sec_a)
+    summary_b = summarize(game_b, players, rec_b, sec_b)
+    return {"game": game_a.name, "players": players, "games": len(rec_a),
+            "seeds": [rec_a[0]["seed"], rec_a[-1]["seed"]] if rec_a else [],
+            "a": _label(game_a), "b": _label(game_b), "rows": rows,
+            "coverage_changes": _coverage_changes(summary_a, summary_b),
+            "runs": [{"variant": _label(game_a), "summary": summary_a},
+                     {"variant": _label(game_b), "summary": summary_b}]}
+
+
+def _row(what, a, b, diff) -> dict:
+    ci = diff["ci95"]
+    return {"what": what, "a": round(a, 4), "b": round(b, 4), "diff": diff["diff"], "ci95": ci,
+            "significant": bool(ci and (ci[0] > 0 or ci[1] < 0))}
+
+
+def _means(what, xs, ys) -> dict:
+    ma, _ = stats.mean_sd(xs) if xs else (float("nan"), 0)
+    mb, _ = stats.mean_sd(ys) if ys else (float("nan"), 0)
+    return _row(what, ma, mb, stats.mean_difference(xs, ys))
+
+
+def _coverage_changes(sa, sb) -> list:
+    """Rules that fire in one variant and never in the other (or exist in only one)."""
+    out = []
+    for key in sorted(set(sa["coverage"]) | set(sb["coverage"])):
+        ca, cb = sa["coverage"].get(key), sb["coverage"].get(key)
+        if (not ca) != (not cb):
+            out.append({"rule": key, "a": ca, "b": cb})
+    return out
+
+
+def format_comparison(result) -> str:
+    a, b = result["a"], result["b"]
+    lines = [f"{result['game']}: {a} (A) vs {b} (B), {result['games']} games each on the same "
+             f"seeds, {result['players']} players", "",
+             f"{'':<28} {'A':>9} {'B':>9} {'B - A':>9}  {'95% CI':<20}"]
+    for row in result["rows"]:
+        ci = f"[{row['ci95'][0]:.3g}, {row['ci95'][1]:.3g}]" if row["ci95"] else "-"
+        diff = f"{row['diff']:.3g}" if row["diff"] is not None else "-"
+        mark = " *" if row["significant"] else ""
+        lines.append(f"{row['what'][:28]:<28} {row['a']:>9.4g} {row['b']:>9.4g} {diff:>9}  {ci}{mark}")
+    lines.append("")
+    lines.append("* the 95% interval excludes 0: a change this run can tell from luck")
+    for change in result["coverage_changes"]:
+        lines.append(f"coverage: {change['rule']} fired {change['a'] or 0} times in A, "
+                     f"{change['b'] or 0} in B")
+    for run in result["runs"]:
+        errors = run["summary"]["errors"]
+        if errors["count"]:
+            first = errors["games"][0]
+            lines.append(f"{run['variant']}: {errors['count']} games failed; "
+                         f"first: seed {first['seed']}: {first['error']}")
+    return "\n".join(lines)

@@ -1,0 +1,119 @@
+"""A self-contained HTML page for `rulespec compare --html`: inline SVG, no scripts,
+no downloads, so it opens anywhere and can be mailed to a designer."""
+from __future__ import annotations
+
+from html import escape
+
+COLOURS = ("#3b6ea8", "#d9822b")   # A, B
+W, H, PAD = 560, 220, 36
+
+
+def comparison_page(result, runs) -> str:
+    """result: compare.compare(); runs: the two lists of game records (A, B)."""
+    ok = [[r for r in rec if "error" not in r] for rec in runs]
+    names = (result["a"], result["b"])
+    players = result["players"]
+    parts = [f"<h1>{escape(result['game'])}: {escape(names[0])} vs {escape(names[1])}</h1>",
+             f"<p>{result['games']} games each, the same seeds, {players} players.</p>",
+             _legend(names), "<h2>What changed</h2>", _table(result)]
+    parts.append("<h2>Wins by seat (95% intervals)</h2>")
+    parts.append(_wins_chart(result, players))
+    for seat in range(players):
+        parts.append(f"<h2>Score distribution, seat {seat + 1}</h2>")
+        parts.append(_histograms([[r["scores"][seat] for r in games] for games in ok]))
+    parts.append("<h2>Game length (decisions per game)</h2>")
+    parts.append(_histograms([[r["decisions"] for r in games] for games in ok]))
+    body = "\n".join(parts)
+    return (f"<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>"
+            f"{escape(result['game'])}: compare</title><style>"
+            "body{font-family:sans-serif;max-width:760px;margin:2em auto;color:#222}"
+            "table{border-collapse:collapse}td,th{padding:2px 8px;text-align:right}"
+            "td:first-child{text-align:left}tr.sig{font-weight:bold}"
+            "svg text{font-size:11px}</style></head><body>\n"
+            f"{body}\n</body></html>\n")
+
+
+def _legend(names) -> str:
+    items = "".join(f"<span style='color:{c}'>&#9632; {escape(n)}</span> &nbsp; "
+                    for c, n in zip(COLOURS, names))
+    return f"<p>{items}</p>"
+
+
+def _table(result) -> str:
+    rows = ["<table><tr><th>what</th><th>A</th><th>B</th><th>B - A</th><th>95% CI</th></tr>"]
+    for row in result["rows"]:
+        ci = f"[{row['ci95'][0]:.3g}, {row['ci95'][1]:.3g}]" if row["ci95"] else "-"
+        diff = f"{row['diff']:.3g}" if row["diff"] is not None else "-"
+        cls = " class='sig'" if row["significant"] else ""
+        rows.append(f"<tr{cls}><td>{escape(row['what'])}</td><td>{row['a']:.4g}</td>"
+                    f"<td>{row['b']:.4g}</td><td>{diff}</td><td>{ci}</td></tr>")
+    rows.append("</table><p>Bold rows: the interval excludes 0.</p>")
+    return "\n".join(rows)
+
+
+def _svg(inner: str) -> str:
+    return f"<svg xmlns='http://www.w3.org/2000/svg' width='{W}' height='{H}' viewBox='0 0 {W} {H}'>{inner}</svg>"
+
+
+def _wins_chart(result, players) -> str:
+    """Bars of each seat's win rate for A and B, with interval whiskers."""
+    summaries = [run["summary"]["wins"] for run in result["runs"]]
+    inner = [_axes(0.0, 1.0)]
+    slot = (W - 2 * PAD) / max(1, players)
+    for seat in range(players):
+        for k, wins in enumerate(summaries):
+            w = wins[seat]
+            if w["rate"] is None:
+                continue
+            x = PAD + seat * slot + slot * (0.15 + 0.35 * k)
+            bar = slot * 0.3
+            top, base = _y(w["rate"], 0, 1), _y(0, 0, 1)
+            inner.append(f"<rect x='{x:.1f}' y='{top:.1f}' width='{bar:.1f}' height='{base - top:.1f}' "
+                         f"fill='{COLOURS[k]}'><title>{w['rate']:.3f}</title></rect>")
+            lo, hi = _y(w["ci95"][0], 0, 1), _y(w["ci95"][1], 0, 1)
+            cx = x + bar / 2
+            inner.append(f"<line x1='{cx:.1f}' x2='{cx:.1f}' y1='{lo:.1f}' y2='{hi:.1f}' stroke='#000'/>")
+        inner.append(f"<text x='{PAD + seat * slot + slot / 2:.1f}' y='{H - 8}' "
+                     f"text-anchor='middle'>seat {seat + 1}</text>")
+    return _svg("".join(inner))
+
+
+def _histograms(samples) -> str:
+    """Two overlaid histograms on shared bins."""
+    values = [v for s in samples for v in s if isinstance(v, (int, float))]
+    if not values:
+        return "<p>(no games)</p>"
+    low, high = min(values), max(values)
+    bins = 20 if high > low else 1
+    width = (high - low) / bins or 1
+    counts = []
+    for s in samples:
+        c = [0] * bins
+        for v in s:
+            c[min(bins - 1, int((v - low) / width))] += 1
+        counts.append([x / max(1, len(s)) for x in c])
+    top = max(max(c) for c in counts) or 1
+    inner = [_axes(0, top)]
+    bar = (W - 2 * PAD) / bins
+    for k, c in enumerate(counts):
+        for i, share in enumerate(c):
+            y = _y(share, 0, top)
+            inner.append(f"<rect x='{PAD + i * bar:.1f}' y='{y:.1f}' width='{bar:.1f}' "
+                         f"height='{_y(0, 0, top) - y:.1f}' fill='{COLOURS[k]}' fill-opacity='0.5'>"
+                         f"<title>{low + i * width:.3g}..{low + (i + 1) * width:.3g}: "
+                         f"{share:.1%}</title></rect>")
+    inner.append(f"<text x='{PAD}' y='{H - 8}'>{low:.4g}</text>")
+    inner.append(f"<text x='{W - PAD}' y='{H - 8}' text-anchor='end'>{high:.4g}</text>")
+    return _svg("".join(inner))
+
+
+def _y(value, low, high) -> float:
+    return H - PAD - (value - low) / ((high - low) or 1) * (H - 2 * PAD)
+
+
+def _axes(low, high) -> str:
+    base, top = _y(low, low, high), _y(high, low, high)
+    return (f"<line x1='{PAD}' x2='{W - PAD}' y1='{base:.1f}' y2='{base:.1f}' stroke='#888'/>"
+            f"<line x1='{PAD}' x2='{PAD}' y1='{base:.1f}' y2='{top:.1f}' stroke='#888'/>"
+            f"<text x='{PAD - 4}' y='{top + 4:.1f}' text-anchor='end'>{high:.3g}</text>"
+            f"<text x='{PAD - 4}' y='{base:.1f}' text-anchor='end'>{low:.3g}</text>")

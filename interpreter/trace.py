@@ -1,0 +1,237 @@
+"""Tracing: every state change, as it happens, with the rule that caused it.
+
+Switched on per state (`state.trace`, a callable that receives each change
+record; None, the default, means off). `flow.run` hands a traced state to
+`run_traced` below, a copy of its loop that snapshots the state's data
+around each instruction and reports the difference; the ordinary loop is
+untouched, so tracing costs nothing when it is off.
+
+A record is plain JSON data:
+    {"kind": "var", "what": "coins[P2]", "from": 5, "to": 7,
+     "rule": "action sell", "file": "game.yaml", "line": 112}
+kind is var (a global, per-player or per-card variable), move (a card
+changes zone), order (a zone is reordered, e.g. shuffled), phase, or end.
+When the state also records events (logs), each record is added there too,
+as {"change": record}, so a JSONL log carries the provenance of every change.
+"""
+from __future__ import annotations
+
+from .errors_ import RuleError, RulespecError
+from .flow import _explain, _locate
+from .values import display, encode
+
+ARROW = "\u2192"
+
+
+# ------------------------------------------------------------------ the loop
+def run_traced(st, finish_when_done: bool = True) -> None:
+    """flow.run, instruction by instruction, reporting each change.
+
+    Keep in step with flow.run: same order of work, same error handling.
+    """
+    game = st.game
+    programs, ends, budget = game.programs, game.end_conditions, game.step_budget
+    stack = st.stack
+    steps = 0
+    fr = program = None
+    pc = 0
+    before = snapshot(st)   # the state as last reported; compared after each instruction
+    try:
+        while stack and st.pending is None and not st.over:
+            fr = stack[-1]
+            program = programs[fr.proc]
+            pc = fr.pc
+            if pc >= len(program.code):
+                stack.pop()
+                continue
+            fr.pc = pc + 1
+            # Every instruction is watched, not only those flagged `writes`:
+            # a condition may call draw() or roll() inside an expression.
+            program.code[pc](st, fr)
+            before = _settle(st, before, lambda: _provenance(st, program, pc))
+            if ends and program.writes[pc] and not st.over:
+                for name, cond in ends:
+                    if cond(st, {}):
+                        st.finish(name)
+                        before = _settle(st, before, lambda: _end_provenance(game, name))
+                        break
+            steps += 1
+            if steps > budget:
+                raise RuleError(f"the game ran {budget} steps without asking anyone anything: "
+                                f"a loop that never ends?")
+        if not stack and not st.over and finish_when_done:
+            st.finish("the flow ended")
+            _settle(st, before, lambda: ("the flow", game.file, None))
+    except RulespecError as e:
+        raise _locate(e, program, pc) from None
+    except RecursionError:
+        raise _locate(RuleError("procedures call each other too deeply"), program, pc) from None
+    except (KeyError, TypeError, ValueError, IndexError, ZeroDivisionError, AttributeError) as e:
+        raise _locate(RuleError(_explain(e)), program, pc) from None
+
+
+def _settle(st, before, provenance):
+    """Report what changed since `before`; return the snapshot to compare with next.
+
+    Comparing is cheap (C-level equality of dicts and lists); copying is done
+    only when something changed.
+    """
+    changes = diff(st, before)
+    if not changes:
+        return before
+    _report(st, changes, provenance())
+    return snapshot(st)
+
+
+def _provenance(st, program, pc) -> tuple:
+    """(rule, file, line) of the instruction about to run.
+
+    A procedure's change is credited to the procedure and to the rule that
+    called it, since "procedure pay" alone rarely says why money moved.
+    """
+    file, line = program.lines[pc] if pc < len(program.lines) else (st.game.file, None)
+    rule = program.rule
+    if program.key.startswith("proc:"):
+        for frame in reversed(st.stack):
+            caller = st.game.programs[frame.proc]
+            if not caller.key.startswith("proc:"):
+                rule = f"{rule} (from {caller.rule})"
+                break
+    return rule, file, line
+
+
+def _end_provenance(game, name) -> tuple:
+    line, _ = game.spec.mark(("end", name, "when"))
+    return f"end {name}", game.file, line
+
+
+def _report(st, changes, provenance) -> None:
+    if not changes:
+        return
+    rule, file, line = provenance
+    for change in changes:
+        change.update(rule=rule, file=file, line=line)
+        if st.events is not None:
+            st.events.append({"change": change})
+        st.trace(change)
+
+
+# ------------------------------------------------------- snapshots and diffs
+def snapshot(st) -> tuple:
+    """The state's data, copied just deep enough: values are never changed in
+    place (values.py), but the containers holding them are."""
+    return (dict(st.g), {k: list(v) for k, v in st.pv.items()},
+            {k: dict(v) for k, v in st.cv.items()}, dict(st.loc),
+            {k: list(v) for k, v in st.zones.items()}, st.phase, st.over)
+
+
+def diff(st, before) -> list[dict]:
+    g, pv, cv, loc, zones, phase, over = before
+    out = []
+    if g != st.g:
+        for k, v in st.g.items():
+            if g.get(k) != v:
+                out += _var(k, g.get(k), v)
+    if pv != st.pv:
+        for key, values in st.pv.items():
+            old = pv.get(key, [])
+            for seat, v in enumerate(values):
+                if seat >= len(old) or old[seat] != v:
+                    out += _var(f"{key}[{st.game.seat_name(seat)}]", old[seat] if seat < len(old) else None, v)
+    if cv != st.cv:
+        for key, values in st.cv.items():
+            old = cv.get(key, {})
+            for card, v in values.items():
+                if old.get(card) != v:
+                    out += _var(f"{key}[{card}]", old.get(card), v)
+    moved = set()
+    if loc != st.loc:
+        for card, zone in st.loc.items():
+            if loc.get(card) != zone:
+                moved.add(zone)
+                moved.add(loc.get(card))
+                out.append({"kind": "move", "what": card, "from": zone_name(st, loc.get(card)),
+                            "to": zone_name(st, zone)})
+    for zone, cards in st.zones.items() if zones != st.zones else ():
+        if zone not in moved and zones.get(zone) != cards:
+            out.append({"kind": "order", "what": zone_name(st, zone), "from": None, "to": "reordered"})
+    if phase != st.phase:
+        out.append({"kind": "phase", "what": "phase", "from": phase, "to": st.phase})
+    if over != st.over and st.over:
+        out.append({"kind": "end", "what": "game over", "from": None, "to": st.ended_by})
+    return out
+
+
+def _var(what, old, new) -> list[dict]:
+    """One record per variable; a map that changed gives one per changed key
+    (`frame[wine] 2 → 4`, not the whole map twice)."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        return [{"kind": "var", "what": f"{what}[{display(k)}]", "from": encode(old.get(k)),
+                 "to": encode(new.get(k))}
+                for k in list(old) + [k for k in new if k not in old] if old.get(k) != new.get(k)]
+    return [{"kind": "var", "what": what, "from": encode(old), "to": encode(new)}]
+
+
+def zone_name(st, zone) -> str | None:
+    """'hand@1' reads as 'hand[P2]' (the seat's name, as in the rest of the trace)."""
+    if zone is None:
+        return None
+    base, _, seat = str(zone).partition("@")
+    return f"{base}[{st.game.seat_name(int(seat))}]" if seat else base
+
+
+# ------------------------------------------------------------------ reading
+def format_change(change: dict, names=None) -> str:
+    """One change as a line: `coins[P2] 5 → 7  action sell  game.yaml:112`."""
+    where = f"{change.get('file')}:{change.get('line')}" if change.get("line") else change.get("file") or ""
+    what, kind = change["what"], change.get("kind")
+    if kind == "order":
+        body = f"{what} reordered"
+    elif kind == "end":
+        body = f"game over: {change['to']}"
+    else:
+        body = f"{what} {_show(change.get('from'), names)} {ARROW} {_show(change.get('to'), names)}"
+    return f"{body}  {change.get('rule')}  {where}".rstrip()
+
+
+def _show(value, names) -> str:
+    from .values import decode
+    try:
+        return display(decode(value), names)
+    except RulespecError:
+        return str(value)
+
+
+def printer(stream, names=None):
+    """A trace sink that prints each change on its own line, as it happens."""
+    def sink(change):
+        print("  " + format_change(change, names), file=stream)
+    return sink
+
+
+def collector(into: list):
+    """A trace sink that keeps the records (for tests and tools)."""
+    return into.append
+
+
+def quiet(change) -> None:
+    """A sink that prints nothing: the changes go only to the log's events."""
+
+
+class _Announcing:
+    """Wraps an agent so each decision is printed before the changes it causes."""
+
+    def __init__(self, agent, stream):
+        self.agent, self.stream = agent, stream
+        self.name = getattr(agent, "name", "agent")
+
+    def choose(self, state):
+        option = self.agent.choose(state)
+        seat = state.current_player()
+        print(f"{state.game.seat_name(seat)} chooses {getattr(option, 'label', option)!s}",
+              file=self.stream)
+        return option
+
+
+def announcing(agents: list, stream) -> list:
+    return [_Announcing(a, stream) for a in agents]
