@@ -1,26 +1,35 @@
-"""Speed of the engine: random playouts, clone, save/load, legal_actions.
+"""Speed of the engine, per game and player count, on one core.
 
-    python benchmarks/bench.py [--seconds S] [--json] [SPEC ...]
+    python benchmarks/bench.py [SPEC ...] [--players 4] [--seconds S] [--repeat R] [--json]
+    python benchmarks/bench.py --cli          # validate and start-up times, --jobs scaling
 
-A script, not a test: timings depend on the machine. Runs on one core.
+A script, not a test: timings depend on the machine. Playouts use random
+agents; each figure is the median of --repeat runs. Targets (issue 8): per
+game ≥ 50 games/s and ≥ 50,000 decisions/s at 4 players; clone ≤ 30 µs;
+save + load ≤ 1 ms; validate ≤ 300 ms cold; `rulespec --help` ≤ 150 ms;
+simulate --jobs 2 ≥ 1.8 × --jobs 1.
 """
 from __future__ import annotations
 
 import argparse
 import glob
 import json
+import os
 import random
 import statistics
+import subprocess
+import sys
 import time
 
 from interpreter import load_game
 
 
-def playouts(game, players, seconds):
+def playouts(game, players, seconds, first_seed=0):
+    """(games/s, decisions/s) of random playouts for about `seconds` of CPU."""
     games = decisions = 0
-    start = time.perf_counter()
-    seed = 0
-    while time.perf_counter() - start < seconds:
+    seed = first_seed
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         state = game.new_state(players, seed)
         rng = random.Random(seed)
         while not state.is_terminal():
@@ -29,11 +38,11 @@ def playouts(game, players, seconds):
             decisions += 1
         games += 1
         seed += 1
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     return games / elapsed, decisions / elapsed
 
 
-def mid_game_states(game, players, count=50):
+def mid_game_states(game, players, count=60):
     states, rng = [], random.Random(7)
     state = game.new_state(players, 7)
     while not state.is_terminal() and len(states) < count:
@@ -43,47 +52,82 @@ def mid_game_states(game, players, count=50):
     return states
 
 
-def micro(fn, states, repeat=20):
-    start = time.perf_counter()
+def micro_us(fn, states, repeat=20):
+    start = time.process_time()
     for _ in range(repeat):
         for s in states:
             fn(s)
-    return (time.perf_counter() - start) / (repeat * len(states)) * 1e6
+    return (time.process_time() - start) / (repeat * len(states)) * 1e6
 
 
-def bench(spec, variant, players, seconds):
+def bench(spec, variant, players, seconds, repeat):
     game = load_game(spec, variant=variant)
-    games_s, decisions_s = playouts(game, players, seconds)
+    runs = [playouts(game, players, seconds, first_seed=1000 * r) for r in range(repeat)]
     states = mid_game_states(game, players)
+    games_s = statistics.median(r[0] for r in runs)
+    decisions_s = statistics.median(r[1] for r in runs)
     return {
         "spec": spec, "variant": variant, "players": players,
         "games_per_s": round(games_s, 1), "decisions_per_s": round(decisions_s),
-        "clone_us": round(micro(lambda s: s.clone(), states), 1),
-        "save_load_us": round(micro(lambda s: game.state_from_json(s.to_json()), states, 5), 1),
-        "legal_actions_us": round(micro(lambda s: s.legal_actions(), states), 1),
+        "decision_us": round(1e6 / decisions_s, 1) if decisions_s else None,
+        "clone_us": round(statistics.median(micro_us(lambda s: s.clone(), states) for _ in range(repeat)), 1),
+        "save_load_us": round(statistics.median(
+            micro_us(lambda s: game.state_from_json(s.to_json()), states, 5) for _ in range(repeat)), 1),
+        "legal_actions_us": round(micro_us(lambda s: s.legal_actions(), states), 1),
     }
 
 
+def wall_ms(argv, repeat) -> float:
+    """Median wall time of a fresh process, in ms (cold start: nothing cached in-process)."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        times.append((time.perf_counter() - start) * 1000)
+    return round(statistics.median(times), 1)
+
+
+def cli_figures(specs, repeat):
+    exe = [sys.executable, "-m", "interpreter.cli"]
+    rows = {"help_ms": wall_ms(exe + ["--help"], repeat)}
+    for spec in specs:
+        rows[f"validate_ms {spec}"] = wall_ms(exe + ["validate", spec], repeat)
+    spec = "games/zena.yaml" if os.path.exists("games/zena.yaml") else specs[0]
+    n = 40
+    one = wall_ms(exe + ["simulate", spec, "-n", str(n), "--players", "4", "--jobs", "1", "--json"], 1)
+    two = wall_ms(exe + ["simulate", spec, "-n", str(n), "--players", "4", "--jobs", "2", "--json"], 1)
+    rows[f"simulate {spec} -n {n}: jobs 1 ms"] = one
+    rows[f"simulate {spec} -n {n}: jobs 2 ms"] = two
+    rows["jobs 2 speed-up"] = round(one / two, 2)
+    return rows
+
+
 def main():
-    ap = argparse.ArgumentParser(description=__doc__)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("specs", nargs="*")
-    ap.add_argument("--seconds", type=float, default=3.0)
-    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--seconds", type=float, default=2.0, help="CPU seconds of playouts per run")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--players", type=int, nargs="*", help="player counts (default: 4, or the nearest legal)")
+    ap.add_argument("--cli", action="store_true", help="measure validate, --help and --jobs instead")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     specs = args.specs or sorted(glob.glob("games/*.yaml")) + ["tests/games/market.yaml"]
+    if args.cli:
+        rows = cli_figures(specs, args.repeat)
+        print(json.dumps(rows, indent=1) if args.json else
+              "\n".join(f"{k}: {v}" for k, v in rows.items()))
+        return
     rows = []
     for spec in specs:
         game = load_game(spec)
-        variants = [None] + list((game.data.get("variants") or {}))
-        for variant in variants:
-            players = min(max(args.players, game.min_players), game.max_players)
-            rows.append(bench(spec, variant, players, args.seconds))
+        for variant in [None] + list(game.data.get("variants") or {}):
+            for players in args.players or [min(max(4, game.min_players), game.max_players)]:
+                if game.min_players <= players <= game.max_players:
+                    rows.append(bench(spec, variant, players, args.seconds, args.repeat))
     if args.json:
         print(json.dumps(rows, indent=1))
         return
-    cols = ["spec", "variant", "players", "games_per_s", "decisions_per_s", "clone_us",
-            "save_load_us", "legal_actions_us"]
+    cols = list(rows[0])
     print(" | ".join(cols))
     for row in rows:
         print(" | ".join(str(row[c]) for c in cols))

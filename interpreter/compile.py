@@ -45,6 +45,7 @@ class Compiler:
         self.mark = None
         self._temp = 0
         self.scope = set()
+        self.source = None      # codegen.ExpressionSource, made on first use
 
     # ------------------------------------------------------------- plumbing
     def where(self, node):
@@ -55,7 +56,11 @@ class Compiler:
         return f"${stem}{self._temp}"
 
     def expr(self, node, scope):
-        return getattr(self, node.rule)(node, scope)
+        """An expression as f(state, env): generated Python (codegen.py) where it can be."""
+        if self.source is None:
+            from .codegen import ExpressionSource
+            self.source = ExpressionSource(self)
+        return self.source.function(node, scope)
 
     def block(self, stmts, scope):
         self.scope = scope    # for rulespec.effects: which names are locals

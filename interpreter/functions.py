@@ -12,6 +12,8 @@ from .values import Seat, Zone, display
 
 def _items(st, x):
     """A zone's cards, a list, or a map's keys, as a list."""
+    if type(x) is list:     # the usual case first: this runs for every comprehension
+        return x
     if isinstance(x, Zone):
         return list(st.zones[x])
     if isinstance(x, dict):

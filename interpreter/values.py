@@ -37,13 +37,20 @@ def player_zone(name: str, seat: int) -> Zone:
     return Zone(f"{name}@{seat}")
 
 
+_PLAIN = frozenset({int, str, bool, float, type(None)})
+
+
 def encode(value):
     """A value as JSON data; zones and maps are tagged so they come back as they were."""
+    if type(value) in _PLAIN:       # most values: nothing to do
+        return value
     if isinstance(value, Zone):
         return {"$zone": str(value)}
     if isinstance(value, Seat):
         return {"$seat": int(value)}
     if isinstance(value, dict):
+        if all(type(k) is str for k in value):      # the common map: text keys stay keys
+            return {"$dict": {k: encode(v) for k, v in value.items()}}
         return {"$map": [[encode(k), encode(v)] for k, v in value.items()]}
     if isinstance(value, (list, tuple)):
         return [encode(v) for v in value]
@@ -51,6 +58,8 @@ def encode(value):
 
 
 def decode(data):
+    if type(data) in _PLAIN:
+        return data
     if isinstance(data, list):
         return [decode(v) for v in data]
     if isinstance(data, dict):
@@ -58,6 +67,8 @@ def decode(data):
             return Zone(data["$zone"])
         if "$seat" in data:
             return Seat(data["$seat"])
+        if "$dict" in data:
+            return {k: decode(v) for k, v in data["$dict"].items()}
         if "$map" in data:
             return {decode(k): decode(v) for k, v in data["$map"]}
         raise CorruptFile(f"unexpected object in saved data: {sorted(data)[:3]}")

@@ -1,0 +1,238 @@
+"""Expressions compiled to one Python function each, instead of a closure per node.
+
+A closure per AST node costs a Python call per node on every evaluation; the
+profile of a real game is dominated by those calls. Here an expression tree
+becomes the source of one `lambda st, env: ...`, built from the checked AST.
+
+The spec is data and stays data: no text of the spec ever enters the
+generated source. Every literal, name and key is put in the function's
+namespace under a generated identifier (`_k3`), comprehension variables
+become generated identifiers (`_v1`), and nodes this module does not
+handle are compiled by the ordinary closure compiler and called (`_c2`).
+"""
+from __future__ import annotations
+
+from rulespec import ast
+from rulespec.check import CARD_FIELDS, RESULT_KEYS
+
+from .errors_ import RuleError
+from .functions import FUNCTIONS, _items
+from .values import Seat, Zone, display
+
+_ARITH = {"+", "-", "*", "//", "%"}
+_COMPARE = {"==", "!=", "<", "<=", ">", ">="}
+
+
+class ExpressionSource:
+    """Turns one expression tree into Python source plus its namespace."""
+
+    def __init__(self, compiler):
+        self.compiler = compiler
+        self.names = compiler.names
+        self.ns = {"_items": _items, "_contains": _contains, "_attr": _attribute_of(compiler.game),
+                   "_index": _index, "_CARDS": compiler.game.cards}
+        self.consts: dict = {}
+        self.counter = 0
+        self.locals: dict = {}      # comprehension variable -> python identifier
+        self._shadow_attrs = self._attrs_besides_per_player()
+
+    def function(self, node, scope):
+        source = self.source(node, scope)
+        code = compile(f"lambda st, env: {source}", "<rulespec expression>", "eval")
+        return eval(code, self.ns)  # noqa: S307 — source built only from generated identifiers
+
+    def const(self, value) -> str:
+        key = (type(value).__name__, repr(value))
+        if key not in self.consts:
+            self.counter += 1
+            self.consts[key] = name = f"_k{self.counter}"
+            self.ns[name] = value
+        return self.consts[key]
+
+    def fresh(self, stem, value=None) -> str:
+        self.counter += 1
+        name = f"_{stem}{self.counter}"
+        if value is not None:
+            self.ns[name] = value
+        return name
+
+    def source(self, node, scope) -> str:
+        method = getattr(self, "src_" + node.rule, None)
+        if method is None:
+            return self.fallback(node, scope)
+        return method(node, scope)
+
+    def fallback(self, node, scope) -> str:
+        closure = getattr(self.compiler, node.rule)(node, scope)
+        return f"{self.fresh('c', closure)}(st, env)"
+
+    # --------------------------------------------------------------- leaves
+    def src_number(self, node, scope):
+        return self.const(node.value)
+
+    src_string = src_const = src_number
+
+    def src_name(self, node, scope):
+        n = node.id
+        if n in self.locals:
+            return self.locals[n]
+        kind, payload = self.names.resolve(n, scope)
+        if kind == "local":
+            return f"env[{self.const(n)}]"
+        if kind == "global":
+            return f"st.g[{self.const(n)}]"
+        if kind == "players":
+            return "st.seats"
+        if kind == "nplayers":
+            return "st.n"
+        if kind == "current_phase":
+            return "st.phase"
+        if kind == "variant":
+            return self.const(self.compiler.game.variant)
+        if kind == "zone":
+            return self.const(Zone(n))
+        if kind in ("constant", "symbol", "board"):
+            return self.const(payload if kind == "constant" else n)
+        raise RuleError(f"unknown name '{n}'", line=node.line, col=node.col)
+
+    # ---------------------------------------------------------- structures
+    def src_attr(self, node, scope):
+        obj, key = self.source(node.obj, scope), node.name
+        if key in self.names.per_player and key not in self._shadow_attrs:
+            return f"st.pv[{self.const(key)}][{obj}]"
+        return f"_attr(st, {obj}, {self.const(key)})"
+
+    def src_index(self, node, scope):
+        return f"_index(st, {self.source(node.obj, scope)}, {self.source(node.key, scope)})"
+
+    def src_call(self, node, scope):
+        if node.kwargs:
+            return self.fallback(node, scope)
+        args = [self.source(a, scope) for a in node.args]
+        if node.func in self.names.functions:
+            params = self.names.functions[node.func]
+            fn = self.fresh("uf", _UserFunction(self.compiler.game, node.func))
+            env = ", ".join(f"{self.const(p)}: {a}" for p, a in zip(params, args))
+            return f"{fn}(st, {{{env}}})"
+        fn = self.fresh("f", FUNCTIONS[node.func])
+        return f"{fn}(st{''.join(', ' + a for a in args)})"
+
+    def src_list_(self, node, scope):
+        return "[" + ", ".join(self.source(i, scope) for i in node.items) + "]"
+
+    def src_comprehension(self, node, scope):
+        if any(_closure_only(n) for n in ast.walk(node)):
+            # a closure-compiled part would look its variable up in env, where a
+            # generated comprehension does not put it: compile the whole as closures
+            return self.fallback(node, scope)
+        iterable = self.source(node.iter, scope)
+        var = self.fresh("v")
+        saved = self.locals.get(node.var)
+        self.locals[node.var] = var
+        try:
+            elt = self.source(node.elt, scope | {node.var})
+            cond = f" if {self.source(node.cond, scope | {node.var})}" if node.cond is not None else ""
+        finally:
+            if saved is None:
+                del self.locals[node.var]
+            else:
+                self.locals[node.var] = saved
+        return f"[{elt} for {var} in _items(st, {iterable}){cond}]"
+
+    # ------------------------------------------------------------ operators
+    def src_neg(self, node, scope):
+        return f"(-{self.source(node.operand, scope)})"
+
+    def src_not_(self, node, scope):
+        return f"(not {self.source(node.operand, scope)})"
+
+    def src_and_(self, node, scope):   # `not not`: the DSL's and/or give true or false
+        return "(not not (" + " and ".join(self.source(i, scope) for i in node.items) + "))"
+
+    def src_or_(self, node, scope):
+        return "(not not (" + " or ".join(self.source(i, scope) for i in node.items) + "))"
+
+    def src_compare(self, node, scope):
+        a, b = self.source(node.left, scope), self.source(node.right, scope)
+        if node.op in _COMPARE:
+            return f"({a} {node.op} {b})"
+        test = f"({a} in _contains(st, {b}))"
+        return test if node.op == "in" else f"(not {test})"
+
+    def src_arith(self, node, scope):
+        if node.op not in _ARITH:
+            return self.fallback(node, scope)
+        return f"({self.source(node.left, scope)} {node.op} {self.source(node.right, scope)})"
+
+    def src_if_exp(self, node, scope):
+        return (f"({self.source(node.then, scope)} if {self.source(node.cond, scope)} "
+                f"else {self.source(node.orelse, scope)})")
+
+    def _attrs_besides_per_player(self) -> set:
+        """Attribute names that may mean something other than a player's variable."""
+        n = self.names
+        maps = {str(k) for v in n.constants.values() if isinstance(v, dict) for k in v}
+        return set(n.player_zones) | set(n.per_card) | n.card_attrs | CARD_FIELDS | RESULT_KEYS | maps
+
+
+def _closure_only(node) -> bool:
+    """Parts this module leaves to the closure compiler."""
+    if isinstance(node, ast.Call):
+        return bool(node.kwargs)
+    return not hasattr(ExpressionSource, "src_" + node.rule)
+
+
+class _UserFunction:
+    """Calls a spec function by name at run time (functions may call each other)."""
+    __slots__ = ("functions", "name")
+
+    def __init__(self, game, name):
+        self.functions, self.name = game.functions, name
+
+    def __call__(self, st, env):
+        return self.functions[self.name](st, env)
+
+
+def _contains(st, container):
+    return st.zones[container] if isinstance(container, Zone) else container
+
+
+def _index(st, container, key):
+    if isinstance(container, Zone):
+        container = st.zones[container]
+    return container[key]
+
+
+def _attribute_of(game):
+    """x.key for any x: a player's variable or zone, a card's variable or attribute, a map's key."""
+    cards, names = game.cards, game.names
+    per_player, player_zones, per_card = names.per_player, names.player_zones, names.per_card
+
+    def attr(st, x, key):
+        kind = type(x)
+        if kind is str:             # the usual cases first, by exact type
+            attrs = cards.get(x)
+            if attrs is not None and key not in per_card and key in attrs:
+                return attrs[key]
+        elif kind is dict and key in x:
+            return x[key]
+        elif kind is Seat and key in per_player:
+            return st.pv[key][x]
+        return general(st, x, key)
+
+    def general(st, x, key):
+        if isinstance(x, int) and not isinstance(x, bool):
+            if key in per_player:
+                return st.pv[key][x]
+            if key in player_zones:
+                return Zone(f"{key}@{int(x)}")
+        elif isinstance(x, str):
+            if key in per_card and x in cards:
+                return st.cv[key][x]
+            attrs = cards.get(x)
+            if attrs is not None and key in attrs:
+                return attrs[key]
+        elif isinstance(x, dict) and key in x:
+            return x[key]
+        raise RuleError(f"{display(x, game.player_names)} has no '{key}'")
+    return attr
