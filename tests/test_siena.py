@@ -87,6 +87,23 @@ def test_the_town(game):
     assert sum(bool(town.attr(d, "yellow")) for d in DISTRICTS) == 4
 
 
+def test_the_roads_to_firenze_and_arezzo(game):
+    # the Firenze-Arezzo Chart: two paths out of Siena, the city at the end of each
+    for road, length in (("firenze", 6), ("arezzo", 4)):
+        board = game.boards[road]
+        spaces, here = [], "siena"
+        while board.successors(here):
+            here = board.successors(here)[0]
+            spaces.append(here)
+        assert len(spaces) == length and spaces[-1] == f"{road}_city"
+        assert board.predecessors("siena") == []
+        pays = [board.attr(s, "florins") for s in spaces]
+        assert all(isinstance(f, int) for f in pays)
+        assert pays[-1] == max(pays), f"the city pays the most on the road to {road}"
+    # "Arezzo is shorter, Firenze pays more"
+    assert game.boards["firenze"].attr("firenze_city", "florins") > game.boards["arezzo"].attr("arezzo_city", "florins")
+
+
 # ------------------------------------------------------------ scenarios
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
 def test_scenarios_pass(path):
@@ -114,6 +131,34 @@ def test_random_games_keep_every_invariant(game, players):
     shares = {reason: f"{100 * n / RANDOM_GAMES:.1f}%" for reason, n in sorted(ended.items())}
     print(f"\nSiena, {players} players, {RANDOM_GAMES} random games ended by: {shares}")
     assert set(ended) <= END_REASONS
+
+
+LONG_GAMES = 20
+
+
+def test_random_long_games_end_by_the_safety_round_limit_at_the_latest():
+    # Random players never become Bankers, so neither the tower nor Lorenzetti
+    # ends their long game: the assumed safety stop must.
+    long_game = load_game(ROOT / SPEC, variant="long")
+    ended = collections.Counter()
+    for seed in range(LONG_GAMES):
+        state = play_random(long_game, 4, seed)
+        assert state.is_terminal()
+        ended[state.ended_by] += 1
+        if state.ended_by == "safety round limit":
+            assert state.g["round"] == 60
+        else:
+            assert state.g["round"] < 60
+    shares = {reason: f"{100 * n / LONG_GAMES:.1f}%" for reason, n in sorted(ended.items())}
+    print(f"\nSiena long variant, 4 players, {LONG_GAMES} random games ended by: {shares}")
+    assert set(ended) <= {"tower finished", "Lorenzetti booked", "safety round limit"}
+
+
+def test_the_long_variant_stops_after_round_60_and_the_base_game_has_no_such_stop(game):
+    long_game = load_game(ROOT / SPEC, variant="long")
+    assert long_game.names.constants["round_limit"] == 0
+    assert long_game.names.constants["safety_round_limit"] == 60
+    assert game.names.constants["safety_round_limit"] == 0 and game.names.constants["round_limit"] == 20
 
 
 # Uniformly random players spend every florin at the opening auction and
