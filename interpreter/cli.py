@@ -74,6 +74,10 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("file", metavar="FILE")
     g.add_argument("--board", help="which board (default: every board)")
     g.add_argument("--variant")
+    g.add_argument("--seat", type=int, help="draw this seat's board as joined during set-up")
+    g.add_argument("--players", type=int, help="with --seat: players in the game (default: fewest)")
+    g.add_argument("--seed", type=int, default=0, help="with --seat: the game's seed")
+    g.add_argument("--png", metavar="PATH", help="also render to PNG with Graphviz's `dot`, if installed")
     return p
 
 
@@ -320,12 +324,37 @@ def cmd_schema(args, out, err, stdin) -> int:
 def cmd_graph(args, out, err, stdin) -> int:
     from .game import load_game
     game = load_game(args.file, variant=args.variant)
-    boards = game.boards if args.board is None else {args.board: game.boards.get(args.board)}
-    if None in boards.values():
-        raise _Usage(f"rulespec: error: no board '{args.board}'; boards: {', '.join(game.boards)}")
-    for name, board in boards.items():
-        out.write(board.to_dot())
+    if args.seat is not None:
+        dot = _seat_dot(game, args)
+    else:
+        boards = game.boards if args.board is None else {args.board: game.boards.get(args.board)}
+        if None in boards.values():
+            raise _Usage(f"rulespec: error: no board '{args.board}'; boards: {', '.join(game.boards)}")
+        dot = "".join(board.to_dot() for board in boards.values())
+    out.write(dot)
+    if args.png:
+        _render_png(dot, args.png)
     return 0
+
+
+def _seat_dot(game, args) -> str:
+    from .render import board_dot
+    players = args.players or game.min_players
+    if not 0 <= args.seat < players:
+        raise _Usage(f"rulespec: error: --seat must be from 0 to {players - 1}")
+    try:
+        return board_dot(game, args.seat, players=players, seed=args.seed)
+    except ValueError as e:
+        raise _Usage(f"rulespec: error: {e}") from None
+
+
+def _render_png(dot: str, path: str):
+    import shutil
+    import subprocess
+    if shutil.which("dot") is None:
+        raise _Usage("rulespec: error: --png needs Graphviz's `dot` on the PATH "
+                     "(e.g. apt-get install graphviz); the DOT text was printed")
+    subprocess.run(["dot", "-Tpng", "-o", path], input=dot.encode(), check=True)
 
 
 COMMANDS = {"validate": cmd_validate, "play": cmd_play, "simulate": cmd_simulate,

@@ -102,7 +102,11 @@ class _Runner:
         if st.pending is not None:
             self.fail(where, "a `do:` step must not ask for a decision")
             return False
-        st.stack, st.pending = saved, pending
+        st.stack, st.pending = saved, None
+        if pending is not None:
+            # the decision that waited was offered before the change: ask it again, so
+            # its options reflect the new state (its instruction is still the next to run)
+            run(st)
         return True
 
     def choose(self, labels, where):
