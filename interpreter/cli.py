@@ -198,7 +198,7 @@ def _gh(text, property_value=False) -> str:
 
 # ------------------------------------------------------------------ play
 def _game_and_agents(args, stdin, out):
-    from .agents import make_agents, parse_agents
+    from .agents import parse_agents
     from .game import load_game
     game = load_game(args.file, variant=args.variant)
     try:

@@ -29,7 +29,7 @@ class ExpressionSource:
     def __init__(self, compiler):
         self.compiler = compiler
         self.names = compiler.names
-        self.ns = {"_items": _items, "_contains": _contains, "_attr": _attribute_of(compiler.game),
+        self.ns = {"_items": _items, "_contains": _contains, "_attr": attribute_of(compiler.game),
                    "_index": _index, "_CARDS": compiler.game.cards}
         self.consts: dict = {}
         self.counter = 0
@@ -203,7 +203,7 @@ def _index(st, container, key):
     return container[key]
 
 
-def _attribute_of(game):
+def attribute_of(game):
     """x.key for any x: a player's variable or zone, a card's variable or attribute, a map's key."""
     cards, names = game.cards, game.names
     per_player, player_zones, per_card = names.per_player, names.player_zones, names.per_card

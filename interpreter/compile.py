@@ -12,9 +12,10 @@ from rulespec import ast, effects
 from rulespec.builtins import LAZY
 
 from .errors_ import RuleError
+from .codegen import attribute_of
 from .flow import IN, NOTHING, RET, Frame, Program, ask
 from .functions import FUNCTIONS, _items
-from .values import Seat, Zone, display
+from .values import Seat, Zone
 
 ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul,
          "//": operator.floordiv, "%": operator.mod}
@@ -113,38 +114,9 @@ class Compiler:
         raise RuleError(f"unknown name '{n}'", line=node.line, col=node.col)
 
     def attr(self, node, scope):
-        obj = self.expr(node.obj, scope)
-        key = node.name
-        names = self.names
-        per_player = key in names.per_player
-        player_zone = key in names.player_zones
-        per_card = key in names.per_card
-        cards = self.game.cards
-
-        def get(st, env):
-            x = obj(st, env)
-            if isinstance(x, int) and not isinstance(x, bool):
-                if per_player:
-                    return st.pv[key][x]
-                if player_zone:
-                    return Zone(f"{key}@{x}")
-            elif isinstance(x, str):
-                if per_card and x in cards:
-                    return st.cv[key][x]
-                attrs = cards.get(x)
-                if attrs is not None and key in attrs:
-                    return attrs[key]
-            elif isinstance(x, dict) and key in x:
-                return x[key]
-            raise RuleError(f"{display(x, self.game.player_names)} has no '{key}'")
-
-        if per_player and not (player_zone or per_card or key in names.card_attrs):
-            pv_only = get
-
-            def get(st, env):  # the common case, kept short: a player's variable
-                x = obj(st, env)
-                return st.pv[key][x] if type(x) is Seat else pv_only(st, env)
-        return get
+        obj, key = self.expr(node.obj, scope), node.name
+        get = attribute_of(self.game)
+        return lambda st, env: get(st, obj(st, env), key)
 
     def index(self, node, scope):
         obj, key = self.expr(node.obj, scope), self.expr(node.key, scope)

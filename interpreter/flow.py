@@ -122,9 +122,10 @@ NOTHING = _Nothing()
 
 def run(st, finish_when_done: bool = True) -> None:
     """Run until a decision is pending or the game is over."""
-    if st.trace is not None:   # tracing takes its own, slower loop (trace.py)
-        from .trace import run_traced
-        return run_traced(st, finish_when_done)
+    watch = None
+    if st.trace is not None:
+        from .trace import Watcher
+        watch = Watcher(st)
     game = st.game
     programs, budget = game.programs, game.step_budget
     stack = st.stack
@@ -141,11 +142,15 @@ def run(st, finish_when_done: bool = True) -> None:
                 continue
             fr.pc = pc + 1
             program.code[pc](st, fr)
+            if watch is not None:
+                watch.after(program, pc)
             checks = program.end_checks[pc]
             if checks and not st.over:
                 for name, cond in checks:
                     if cond(st, {}):
                         st.finish(name)
+                        if watch is not None:
+                            watch.ended(name)
                         break
             steps += 1
             if steps > budget:
@@ -153,6 +158,8 @@ def run(st, finish_when_done: bool = True) -> None:
                                 f"a loop that never ends?")
         if not stack and not st.over and finish_when_done:
             st.finish("the flow ended")
+            if watch is not None:
+                watch.flow_ended()
     except RulespecError as e:
         raise _locate(e, program, pc) from None
     except RecursionError:

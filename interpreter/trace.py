@@ -1,10 +1,10 @@
 """Tracing: every state change, as it happens, with the rule that caused it.
 
 Switched on per state (`state.trace`, a callable that receives each change
-record; None, the default, means off). `flow.run` hands a traced state to
-`run_traced` below, a copy of its loop that snapshots the state's data
-around each instruction and reports the difference; the ordinary loop is
-untouched, so tracing costs nothing when it is off.
+record; None, the default, means off). For a traced state `flow.run` tells a
+`Watcher` after each instruction; it compares a snapshot of the state's data
+and reports the difference. Off, the run loop pays one `is None` test per
+instruction.
 
 A record is plain JSON data:
     {"kind": "var", "what": "coins[P2]", "from": 5, "to": 7,
@@ -16,58 +16,33 @@ as {"change": record}, so a JSONL log carries the provenance of every change.
 """
 from __future__ import annotations
 
-from .errors_ import RuleError, RulespecError
-from .flow import _explain, _locate
+from .errors_ import RulespecError
 from .values import display, encode
 
 ARROW = "\u2192"
 
 
-# ------------------------------------------------------------------ the loop
-def run_traced(st, finish_when_done: bool = True) -> None:
-    """flow.run, instruction by instruction, reporting each change.
+# ---------------------------------------------------------------- the watcher
+class Watcher:
+    """Told by flow.run after each instruction; reports what it changed.
 
-    Keep in step with flow.run: same order of work, same error handling.
+    Every instruction is watched, not only those flagged `writes`: a condition
+    may call draw() or roll() inside an expression.
     """
-    game = st.game
-    programs, ends, budget = game.programs, game.end_conditions, game.step_budget
-    stack = st.stack
-    steps = 0
-    fr = program = None
-    pc = 0
-    before = snapshot(st)   # the state as last reported; compared after each instruction
-    try:
-        while stack and st.pending is None and not st.over:
-            fr = stack[-1]
-            program = programs[fr.proc]
-            pc = fr.pc
-            if pc >= len(program.code):
-                stack.pop()
-                continue
-            fr.pc = pc + 1
-            # Every instruction is watched, not only those flagged `writes`:
-            # a condition may call draw() or roll() inside an expression.
-            program.code[pc](st, fr)
-            before = _settle(st, before, lambda: _provenance(st, program, pc))
-            if ends and program.writes[pc] and not st.over:
-                for name, cond in ends:
-                    if cond(st, {}):
-                        st.finish(name)
-                        before = _settle(st, before, lambda: _end_provenance(game, name))
-                        break
-            steps += 1
-            if steps > budget:
-                raise RuleError(f"the game ran {budget} steps without asking anyone anything: "
-                                f"a loop that never ends?")
-        if not stack and not st.over and finish_when_done:
-            st.finish("the flow ended")
-            _settle(st, before, lambda: ("the flow", game.file, None))
-    except RulespecError as e:
-        raise _locate(e, program, pc) from None
-    except RecursionError:
-        raise _locate(RuleError("procedures call each other too deeply"), program, pc) from None
-    except (KeyError, TypeError, ValueError, IndexError, ZeroDivisionError, AttributeError) as e:
-        raise _locate(RuleError(_explain(e)), program, pc) from None
+
+    def __init__(self, st):
+        self.st = st
+        self.before = snapshot(st)   # the state as last reported
+
+    def after(self, program, pc) -> None:
+        st = self.st
+        self.before = _settle(st, self.before, lambda: _provenance(st, program, pc))
+
+    def ended(self, name) -> None:
+        self.before = _settle(self.st, self.before, lambda: _end_provenance(self.st.game, name))
+
+    def flow_ended(self) -> None:
+        self.before = _settle(self.st, self.before, lambda: ("the flow", self.st.game.file, None))
 
 
 def _settle(st, before, provenance):
