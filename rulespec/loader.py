@@ -183,6 +183,9 @@ class _Loader(yaml.SafeLoader):
 
 
 def _compose(file: str, text: str):
+    fast = _compose_fast(text)
+    if fast is not None:
+        return fast
     try:
         return yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as e:
@@ -199,6 +202,38 @@ def _compose(file: str, text: str):
                              file, line, col)])
     except yaml.YAMLError as e:
         _fail([RulespecError(f"invalid YAML: {e}", file, 1, 1)])
+
+
+def _compose_fast(text: str):
+    """libyaml's composer, 10x faster, where it gives the same tree: a text with no
+    `!` can carry no explicit tag (which _Loader must spot), and a text that fails
+    is composed again by _Loader, whose error messages and guards are the ones
+    we report."""
+    composer = getattr(yaml, "CSafeLoader", None)
+    if composer is None or "!" in text or "[[[[" in text or "{{{{" in text:
+        return None
+    try:
+        root = yaml.compose(text, Loader=composer)
+    except yaml.YAMLError:
+        return None
+    _mark_untagged(root)
+    return root
+
+
+def _mark_untagged(root) -> None:
+    """Give every node the `explicit_tag = False` that _Loader would have set."""
+    seen, todo = set(), [root]
+    while todo:
+        node = todo.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        node.explicit_tag = False
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                todo.extend((key, value))
+        elif isinstance(node, yaml.SequenceNode):
+            todo.extend(node.value)
 
 
 def _yaml_problem(e: yaml.MarkedYAMLError) -> str:
