@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import io
 import random
-from pathlib import Path
 
 import pytest
 
@@ -11,14 +10,7 @@ from interpreter import load_game
 from interpreter.cli import main
 from rulespec.errors import IllegalAction
 
-MARKET = "tests/games/market.yaml"
-LINES = Path(MARKET).read_text(encoding="utf-8").splitlines()
-
-
-def line_of(text: str) -> int:
-    found = [i for i, line in enumerate(LINES, 1) if text in line]
-    assert len(found) == 1, (text, found)
-    return found[0]
+from tests.market_source import MARKET, line_of
 
 
 @pytest.fixture(scope="module")

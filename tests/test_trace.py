@@ -4,7 +4,6 @@ from __future__ import annotations
 import io
 import json
 import re
-from pathlib import Path
 
 import pytest
 
@@ -15,15 +14,7 @@ from interpreter.play import play
 from interpreter.trace import format_change, zone_name
 from interpreter.values import decode
 
-MARKET = "tests/games/market.yaml"
-LINES = Path(MARKET).read_text(encoding="utf-8").splitlines()
-
-
-def line_of(text: str) -> int:
-    """1-based line of the only line of market.yaml that holds `text`."""
-    found = [i for i, line in enumerate(LINES, 1) if text in line]
-    assert len(found) == 1, (text, found)
-    return found[0]
+from tests.market_source import MARKET, line_of
 
 
 @pytest.fixture(scope="module")
