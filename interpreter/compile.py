@@ -1,8 +1,10 @@
-"""AST -> closures and programs, once, when a game loads.
+"""AST -> programs, once, when a game loads.
 
-Each `Compiler` method is named after the grammar alias (and AST `rule`) it
-compiles. Expression methods return a closure `f(state, env)`; statement
-methods append instructions `f(state, frame)` to a Program.
+Each statement method of `Compiler` is named after the grammar alias (and AST
+`rule`) it compiles and appends instructions `f(state, frame)` to a Program.
+Expressions become one generated function each (codegen.py, `src_<rule>`);
+the two expression methods left here, `call` with keyword arguments and
+`comprehension` around one, are the closures codegen falls back on.
 """
 from __future__ import annotations
 
@@ -12,28 +14,12 @@ from rulespec import ast, effects
 from rulespec.builtins import LAZY
 
 from .errors_ import RuleError
-from .codegen import attribute_of
 from .flow import IN, NOTHING, RET, Frame, Program, ask
 from .functions import FUNCTIONS, _items
-from .values import Seat, Zone
+from .values import Seat
 
 ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul,
          "//": operator.floordiv, "%": operator.mod}
-
-
-def _contains(container, item, st):
-    if isinstance(container, Zone):
-        return item in st.zones[container]
-    return item in container
-
-
-COMPARE = {
-    "==": lambda a, b, st: a == b, "!=": lambda a, b, st: a != b,
-    "<": lambda a, b, st: a < b, "<=": lambda a, b, st: a <= b,
-    ">": lambda a, b, st: a > b, ">=": lambda a, b, st: a >= b,
-    "in": lambda a, b, st: _contains(b, a, st),
-    "not in": lambda a, b, st: not _contains(b, a, st),
-}
 
 
 class Compiler:
@@ -42,7 +28,6 @@ class Compiler:
         self.names = names
         self.program: Program | None = None
         self.file = game.file
-        self.base_line = 1
         self.mark = None
         self._temp = 0
         self.scope = set()
@@ -83,51 +68,6 @@ class Compiler:
         return jump
 
     # ---------------------------------------------------------- expressions
-    def number(self, node, scope):
-        value = node.value
-        return lambda st, env: value
-
-    string = const = number
-
-    def name(self, node, scope):
-        kind, payload = self.names.resolve(node.id, scope)
-        n = node.id
-        if kind == "local":
-            return lambda st, env: env[n]
-        if kind == "global":
-            return lambda st, env: st.g[n]
-        if kind == "players":
-            return lambda st, env: st.seats
-        if kind == "nplayers":
-            return lambda st, env: st.n
-        if kind == "current_phase":
-            return lambda st, env: st.phase
-        if kind == "variant":
-            variant = self.game.variant
-            return lambda st, env: variant
-        if kind == "zone":
-            zone = Zone(n)
-            return lambda st, env: zone
-        if kind in ("constant", "symbol", "board"):
-            value = payload if kind == "constant" else n
-            return lambda st, env: value
-        raise RuleError(f"unknown name '{n}'", line=node.line, col=node.col)
-
-    def attr(self, node, scope):
-        obj, key = self.expr(node.obj, scope), node.name
-        get = attribute_of(self.game)
-        return lambda st, env: get(st, obj(st, env), key)
-
-    def index(self, node, scope):
-        obj, key = self.expr(node.obj, scope), self.expr(node.key, scope)
-
-        def get(st, env):
-            container = obj(st, env)
-            if isinstance(container, Zone):
-                container = st.zones[container]
-            return container[key(st, env)]
-        return get
-
     def call(self, node, scope):
         func = node.func
         args = [self.expr(a, scope) for a in node.args]
@@ -163,10 +103,6 @@ class Compiler:
             return functions[func](st, dict(zip(params, [a(st, env) for a in args])))
         return call
 
-    def list_(self, node, scope):
-        items = [self.expr(i, scope) for i in node.items]
-        return lambda st, env: [i(st, env) for i in items]
-
     def comprehension(self, node, scope):
         inner = scope | {node.var}
         it, elt = self.expr(node.iter, scope), self.expr(node.elt, inner)
@@ -182,46 +118,6 @@ class Compiler:
                     out.append(elt(st, local))
             return out
         return comp
-
-    def neg(self, node, scope):
-        x = self.expr(node.operand, scope)
-        return lambda st, env: -x(st, env)
-
-    def not_(self, node, scope):
-        x = self.expr(node.operand, scope)
-        return lambda st, env: not x(st, env)
-
-    def and_(self, node, scope):
-        items = [self.expr(i, scope) for i in node.items]
-
-        def conjunction(st, env):   # a plain loop: all(generator) costs more per call
-            for item in items:
-                if not item(st, env):
-                    return False
-            return True
-        return conjunction
-
-    def or_(self, node, scope):
-        items = [self.expr(i, scope) for i in node.items]
-
-        def disjunction(st, env):
-            for item in items:
-                if item(st, env):
-                    return True
-            return False
-        return disjunction
-
-    def compare(self, node, scope):
-        a, b, op = self.expr(node.left, scope), self.expr(node.right, scope), COMPARE[node.op]
-        return lambda st, env: op(a(st, env), b(st, env), st)
-
-    def arith(self, node, scope):
-        a, b, op = self.expr(node.left, scope), self.expr(node.right, scope), ARITH[node.op]
-        return lambda st, env: op(a(st, env), b(st, env))
-
-    def if_exp(self, node, scope):
-        then, cond, orelse = (self.expr(n, scope) for n in (node.then, node.cond, node.orelse))
-        return lambda st, env: then(st, env) if cond(st, env) else orelse(st, env)
 
     # ----------------------------------------------------------- assignment
     def setter(self, target, scope):
