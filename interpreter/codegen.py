@@ -207,6 +207,7 @@ def attribute_of(game):
     """x.key for any x: a player's variable or zone, a card's variable or attribute, a map's key."""
     cards, names = game.cards, game.names
     per_player, player_zones, per_card = names.per_player, names.player_zones, names.per_card
+    zones: dict = {}
 
     def attr(st, x, key):
         kind = type(x)
@@ -216,8 +217,14 @@ def attribute_of(game):
                 return attrs[key]
         elif kind is dict and key in x:
             return x[key]
-        elif kind is Seat and key in per_player:
-            return st.pv[key][x]
+        elif kind is Seat:
+            if key in per_player:
+                return st.pv[key][x]
+            if key in player_zones:   # zone names never change: make each one once
+                zone = zones.get((key, x))
+                if zone is None:
+                    zone = zones[(key, x)] = Zone(f"{key}@{int(x)}")
+                return zone
         return general(st, x, key)
 
     def general(st, x, key):
