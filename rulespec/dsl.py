@@ -139,7 +139,8 @@ class _ToAst(Transformer):
         return ast.Name(*_pos(meta), str(tok))
 
     def attr(self, meta, obj, name):
-        return ast.Attr(*_pos(meta), obj, str(name))
+        # positioned at the attribute's name: that is the word an error is about
+        return ast.Attr(*_pos(name), obj, str(name))
 
     def index(self, meta, obj, key):
         return ast.Index(*_pos(meta), obj, key)
@@ -212,7 +213,7 @@ class _ToAst(Transformer):
 
     def call_stmt(self, meta, call):
         if not isinstance(call, ast.Call):
-            raise _not_a_statement(call)
+            raise _not_a_statement(*_pos(meta))
         return ast.CallStmt(*_pos(meta), call)
 
     def choose_one(self, meta, target, options, by):
@@ -297,7 +298,7 @@ def _target(node):
                         line=node.line, col=node.col)
 
 
-def _not_a_statement(node):
+def _not_a_statement(line, col):
     return RulespecError("this expression does nothing on its own: a statement is an "
                          "assignment, a call, or a keyword such as `if` or `choose`",
-                         line=node.line, col=node.col)
+                         line=line, col=col)
