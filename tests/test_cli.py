@@ -89,7 +89,7 @@ def test_format_json():
     assert isinstance(problems, list) and len(problems) == 2
     first = problems[0]
     assert set(first) >= {"file", "line", "col", "path", "message"}
-    assert (first["file"], first["line"], first["col"], first["path"]) == (str(path), 8, 7, "$.flow")
+    assert (first["file"], first["line"], first["col"], first["path"]) == (str(path), 8, 9, "$.flow")
     assert first["message"] == "unknown attribute '.coinz' (did you mean 'coins'?)"
     code, out, err = run("validate", "--format", "json", MARKET)
     assert code == 0 and json.loads(out) == []
