@@ -32,3 +32,4 @@ def check_golden(path: str, spec: str, players: int, seed: int, variant=None):
     with open(path, encoding="utf-8") as f:
         head = json.loads(f.readline())
     assert (head["players"], head["seed"], head["variant"]) == (players, seed, variant)
+

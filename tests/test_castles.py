@@ -12,10 +12,10 @@ from interpreter import load_game
 from interpreter.cli import main
 from interpreter.functions import move
 from interpreter.render import board_dot
-from interpreter.scenario import run_file
 from interpreter.values import Zone
 from tests.golden import check_golden
 from tests.playout import play_random
+from tests.scenario_files import check_scenarios
 
 ROOT = Path(__file__).parent.parent
 SPEC = str(ROOT / "games" / "castles.yaml")
@@ -36,10 +36,7 @@ def test_the_spec_validates_clean():
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
 def test_scenarios(path):
-    outcomes = run_file(str(path), load_game)
-    assert outcomes
-    failures = [f"{o.name}: {e.format()}" for o in outcomes for e in o.failures]
-    assert not failures, "\n".join(failures)
+    check_scenarios(path)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

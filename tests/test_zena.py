@@ -16,9 +16,9 @@ import pytest
 from interpreter import load_game
 from interpreter.cli import main
 from interpreter.flow import Frame, run
-from interpreter.scenario import run_file
 from tests.golden import check_golden
 from tests.playout import play_random
+from tests.scenario_files import check_scenarios
 
 ROOT = Path(__file__).parent.parent
 SPEC = "games/zena.yaml"            # relative: the golden logs name the spec this way
@@ -73,11 +73,7 @@ def test_every_card_of_the_rulebook(games):
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
 def test_scenarios_pass(path):
-    outcomes = run_file(path, load_game)
-    assert len(outcomes) >= 5 and all(o.name != "(file)" for o in outcomes)
-    failed = [f"{o.name}:\n  " + "\n  ".join(e.format() for e in o.failures)
-              for o in outcomes if not o.passed]
-    assert not failed, "\n".join(failed)
+    check_scenarios(path, at_least=5)
 
 
 # ------------------------------------------- rules that need set-up decisions
