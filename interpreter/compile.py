@@ -57,7 +57,7 @@ class Compiler:
         # explain.py reads these to say why a decision refused an option.
         instr.node, instr.mark = node, self.mark
         written = effects.writes(node, self.names, self.scope) if writes else frozenset()
-        return self.program.emit(instr, self.where(node), writes, written)
+        return self.program.emit(instr, self.where(node), written)
 
     def here(self) -> int:
         return len(self.program.code)
@@ -289,9 +289,6 @@ class Compiler:
         args = [self.expr(a, scope) for a in node.args]
         kwargs = {k: self.expr(v, scope) for k, v in node.kwargs.items()}
         keys = ["trigger:" + t for t in self.game.triggers_on.get(node.name, [])]
-        # rule coverage: a trigger with `when` is counted by its guard, when it holds
-        unguarded = ["trigger:" + t for t in self.game.triggers_on.get(node.name, [])
-                     if "when" not in self.game.data["triggers"][t]]
 
         def send(st, fr):
             env = fr.env
@@ -299,8 +296,6 @@ class Compiler:
             values.update({k: f(st, env) for k, f in kwargs.items()})
             for key in reversed(keys):   # pushed in reverse so the first declared runs first
                 st.stack.append(Frame(key, dict(values), fr.secret))
-            for key in unguarded:
-                st.fired[key] = st.fired.get(key, 0) + 1
         self.emit(node, send, writes=False)
 
     def end_game(self, node, scope):

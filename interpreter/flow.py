@@ -20,22 +20,20 @@ RET = "$ret"    # where a procedure's return value lands in its caller
 
 
 class Program:
-    __slots__ = ("key", "rule", "code", "lines", "writes", "written", "end_checks")
+    __slots__ = ("key", "rule", "code", "lines", "written", "end_checks")
 
     def __init__(self, key: str, rule: str):
         self.key = key          # "phase:market", "action:buy", ...
         self.rule = rule        # readable name of the rule, for messages
         self.code: list = []    # instructions: f(state, frame)
         self.lines: list = []   # (file, line) of each instruction
-        self.writes: list = []  # may the instruction change the state?
         self.written: list = []  # what it may change (rulespec.effects), None: anything
         self.end_checks: list = []  # per instruction: the end conditions to check after it
 
-    def emit(self, instr, where, writes=True, written=None) -> int:
+    def emit(self, instr, where, written=None) -> int:
         self.code.append(instr)
         self.lines.append(where)
-        self.writes.append(writes)
-        self.written.append(written if writes else frozenset())
+        self.written.append(written)
         return len(self.code) - 1
 
     def plan_end_checks(self, conditions) -> None:

@@ -4,8 +4,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from rulespec import validate
-from rulespec import effects
+from rulespec import effects, validate
 from rulespec.check import assigned_names, for_variable
 
 from .boards import Board
@@ -132,7 +131,7 @@ class Game:
             compiler.mark = lambda line, col: self.spec.text_position(rule.path, line, col)
             compiler.program = prog = Program(key, label)
             if prelude:
-                prog.emit(prelude, (self.file, self.spec.mark(path)[0]), writes=False)
+                prog.emit(prelude, (self.file, self.spec.mark(path)[0]), frozenset())
             compiler.block(rule.tree.body, set(rule.scope) | assigned_names(rule.tree, self.names))
             self.programs[key] = prog
 
@@ -153,7 +152,7 @@ class Game:
             for name in self.data.get("triggers") or {}:
                 when = expr(("triggers", name, "when"))
                 program("trigger:" + name, f"trigger {name}", ("triggers", name, "do"),
-                        prelude=_guard(when, "trigger:" + name) if when else None)
+                        prelude=_fires(when, "trigger:" + name))
             self.end_conditions = [(n, expr(("end", n, "when"))) for n in self.data.get("end") or {}]
             self._plan_end_checks(by_path)
             self.invariants = [(n, expr(("invariants", n))) for n in self.data.get("invariants") or {}]
@@ -242,13 +241,15 @@ def _decl(value) -> dict:
 
 
 
-def _guard(when, key=None):
-    def guard(st, fr):
-        if not when(st, fr.env):
+def _fires(when, key):
+    """A trigger's first instruction: it stops unless `when` holds, and counts the
+    times it fires (rule coverage)."""
+    def fires(st, fr):
+        if when is not None and not when(st, fr.env):
             st.stack.pop()
-        elif key is not None:   # rule coverage: the trigger fires
+        else:
             st.fired[key] = st.fired.get(key, 0) + 1
-    return guard
+    return fires
 
 
 __all__ = ["Game", "Option", "load_game", "Seat"]
