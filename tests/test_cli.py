@@ -229,15 +229,20 @@ def first_index(lines, key, after=0):
     return next(i for i, x in enumerate(lines) if i >= after and key in json.loads(x))
 
 
+def replay_edited(log, lines, i, edit):
+    """Apply `edit` to the JSON of line i of the log, write it back, and replay it."""
+    d = json.loads(lines[i])
+    edit(d)
+    lines[i] = json.dumps(d)
+    write_lines(log, lines)
+    return run("replay", log)
+
+
 def test_replay_edited_decision_label_to_an_illegal_one(logged):
     spec, log = logged
     lines = lines_of(log)
     i = first_index(lines, "decision", after=10)
-    d = json.loads(lines[i])
-    d["decision"]["label"] = "no such option"
-    lines[i] = json.dumps(d)
-    write_lines(log, lines)
-    code, out, err = run("replay", log)
+    code, out, err = replay_edited(log, lines, i, lambda d: d["decision"].update(label="no such option"))
     assert code == 1 and divergence(err, log) == i + 1
 
 
@@ -245,11 +250,10 @@ def test_replay_edited_decision_label_to_another_legal_one(logged):
     spec, log = logged
     lines = lines_of(log)
     i = first_index(lines, "decision")          # a bet: 0, 1 or 2 are all legal
-    d = json.loads(lines[i])
-    d["decision"]["label"] = {"0": "1", "1": "2", "2": "0"}[d["decision"]["label"]]
-    lines[i] = json.dumps(d)
-    write_lines(log, lines)
-    code, out, err = run("replay", log)
+
+    def next_bet(d):
+        d["decision"]["label"] = {"0": "1", "1": "2", "2": "0"}[d["decision"]["label"]]
+    code, out, err = replay_edited(log, lines, i, next_bet)
     digest = first_index(lines, "state", after=i)
     assert code == 1 and i + 1 < divergence(err, log) <= digest + 1
 
@@ -258,14 +262,13 @@ def test_replay_edited_chance_outcome(logged):
     spec, log = logged
     lines = lines_of(log)
     i = first_index(lines, "chance")
-    d = json.loads(lines[i])
-    if d["chance"] == "shuffle":
-        d["details"][1] = list(reversed(d["details"][1]))
-    else:
-        d["details"][-1] = d["details"][-1] + 1
-    lines[i] = json.dumps(d)
-    write_lines(log, lines)
-    code, out, err = run("replay", log)
+
+    def other_outcome(d):
+        if d["chance"] == "shuffle":
+            d["details"][1] = list(reversed(d["details"][1]))
+        else:
+            d["details"][-1] = d["details"][-1] + 1
+    code, out, err = replay_edited(log, lines, i, other_outcome)
     assert code == 1 and divergence(err, log) == i + 1
 
 

@@ -85,12 +85,18 @@ def test_coverage_counts_what_the_log_shows():
     assert record["fired"].get("action:walk", 0) == labels.count("walk")
 
 
+def market_with(path, old: str, new: str):
+    """A copy of the test game at `path` with one passage of its text changed."""
+    text = Path(MARKET).read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return path
+
+
 def test_a_failing_rule_lists_each_failing_seed_with_its_first_error(tmp_path):
-    spec = tmp_path / "broken.yaml"
-    text = Path(MARKET).read_text(encoding="utf-8").replace(
-        "      player.coins -= c.cost\n      move(c, player.hand)",
-        "      player.coins -= c.cost // (c.cost - c.cost)\n      move(c, player.hand)")
-    spec.write_text(text, encoding="utf-8")
+    spec = market_with(tmp_path / "broken.yaml",
+                       "      player.coins -= c.cost\n      move(c, player.hand)",
+                       "      player.coins -= c.cost // (c.cost - c.cost)\n      move(c, player.hand)")
     code, s = simulate_json(str(spec), "-n", "6", "--players", "3", "--jobs", "1")
     assert code == 1
     assert s["errors"]["count"] == len(s["errors"]["games"]) > 0
@@ -100,11 +106,9 @@ def test_a_failing_rule_lists_each_failing_seed_with_its_first_error(tmp_path):
 
 
 def test_check_invariants_reports_the_first_violation_with_seed_and_step(tmp_path):
-    spec = tmp_path / "strict.yaml"
-    text = Path(MARKET).read_text(encoding="utf-8").replace(
-        'no negative coins: "all([p.coins >= 0 for p in players])"',
-        'no negative coins: "all([p.coins <= 8 for p in players])"')
-    spec.write_text(text, encoding="utf-8")
+    spec = market_with(tmp_path / "strict.yaml",
+                       'no negative coins: "all([p.coins >= 0 for p in players])"',
+                       'no negative coins: "all([p.coins <= 8 for p in players])"')
     code, s = simulate_json(str(spec), "-n", "5", "--players", "3", "--seed", "3",
                             "--check-invariants", "--jobs", "1")
     assert code == 1
