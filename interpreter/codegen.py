@@ -38,7 +38,7 @@ class ExpressionSource:
 
     def function(self, node, scope):
         source = self.source(node, scope)
-        code = compile(f"lambda st, env: {source}", "<rulespec expression>", "eval")
+        code = compile(f"lambda st, env: {source}", f"<rulespec expression {self.counter}>", "eval")
         return eval(code, self.ns)  # noqa: S307 — source built only from generated identifiers
 
     def const(self, value) -> str:
