@@ -134,19 +134,28 @@ class Board:
 # ------------------------------------------------------------ layouts built in play
 # A layout is a plain map "q,r" -> {colour, board, q, r}: hex boards joined during
 # set-up (see `hex_layout`), stored in the state like any other value. Board
-# queries accept one in place of a board's name; its graph is built once per
-# layout object and cached, keyed by the object itself (values are never changed
-# in place, so the same object always means the same layout).
+# queries accept one in place of a board's name. Its graph is built once per
+# layout and shared: looked up first by the object itself (values are never
+# changed in place, so the same object always means the same layout), then by
+# its contents, since every new game joins the same few boards again.
 LAYOUT_ZONE_BY = ("colour", "board")    # a zone never crosses from one placed board to another
 _LAYOUT_CACHE_SIZE = 512
 _layout_boards: dict[int, tuple[dict, Board]] = {}
+_boards_by_content: dict[tuple, Board] = {}
 
 
 def layout_board(layout: dict) -> Board:
     cached = _layout_boards.get(id(layout))
     if cached is not None and cached[0] is layout:
         return cached[1]
-    board = Board("layout", layout_decl(layout))
+    content = tuple((cell, info.get("colour"), info.get("board"), info["q"], info["r"])
+                    for cell, info in layout.items())
+    board = _boards_by_content.get(content)
+    if board is None:
+        board = Board("layout", layout_decl(layout))
+        if len(_boards_by_content) >= _LAYOUT_CACHE_SIZE:
+            _boards_by_content.clear()
+        _boards_by_content[content] = board
     if len(_layout_boards) >= _LAYOUT_CACHE_SIZE:
         _layout_boards.clear()
     _layout_boards[id(layout)] = (layout, board)   # holding the layout keeps its id unique

@@ -29,17 +29,44 @@ class ExpressionSource:
     def __init__(self, compiler):
         self.compiler = compiler
         self.names = compiler.names
-        self.ns = {"_items": _items, "_contains": _contains, "_attr": attribute_of(compiler.game),
-                   "_index": _index, "_CARDS": compiler.game.cards}
+        game = compiler.game
+        self.ns = {"_items": _items, "_contains": _contains, "_attr": attribute_of(game),
+                   "_index": _index, "_CARDS": game.cards}
+        # spec functions already compiled (a scenario step compiled later calls them too)
+        for name, fn in getattr(game, "calls", {}).items():
+            self.ns[_function_ident(self.names, name)] = fn
         self.consts: dict = {}
         self.counter = 0
         self.locals: dict = {}      # comprehension variable -> python identifier
         self._shadow_attrs = self._attrs_besides_per_player()
 
     def function(self, node, scope):
+        """f(state, env): an expression whose free names are looked up in env."""
         source = self.source(node, scope)
         code = compile(f"lambda st, env: {source}", f"<rulespec expression {self.counter}>", "eval")
         return eval(code, self.ns)  # noqa: S307 — source built only from generated identifiers
+
+    def spec_function(self, name, node, scope):
+        """A spec function as f(state, *args): its parameters are Python arguments, so a
+        call builds no env. A body with a part left to closures (which read env) is
+        compiled the env way and wrapped."""
+        params = self.names.functions[name]
+        if any(_closure_only(n) for n in ast.walk(node)):
+            by_env = self.function(node, scope)
+            fn = lambda st, *args: by_env(st, dict(zip(params, args)))  # noqa: E731
+        else:
+            idents = [self.fresh("a") for _ in params]
+            saved = dict(self.locals)
+            self.locals.update(zip(params, idents))
+            try:
+                source = self.source(node, scope)
+            finally:
+                self.locals = saved
+            code = compile(f"lambda st{''.join(', ' + i for i in idents)}: {source}",
+                           f"<rulespec function {name}>", "eval")
+            fn = eval(code, self.ns)  # noqa: S307 — source built only from generated identifiers
+        self.ns[_function_ident(self.names, name)] = fn
+        return fn
 
     def const(self, value) -> str:
         key = (type(value).__name__, repr(value))
@@ -110,10 +137,8 @@ class ExpressionSource:
             return self.fallback(node, scope)
         args = [self.source(a, scope) for a in node.args]
         if node.func in self.names.functions:
-            params = self.names.functions[node.func]
-            fn = self.fresh("uf", _UserFunction(self.compiler.game, node.func))
-            env = ", ".join(f"{self.const(p)}: {a}" for p, a in zip(params, args))
-            return f"{fn}(st, {{{env}}})"
+            # bound by name when the function is compiled (functions may call each other)
+            return f"{_function_ident(self.names, node.func)}(st{''.join(', ' + a for a in args)})"
         fn = self.fresh("f", FUNCTIONS[node.func])
         return f"{fn}(st{''.join(', ' + a for a in args)})"
 
@@ -182,15 +207,8 @@ def _closure_only(node) -> bool:
     return not hasattr(ExpressionSource, "src_" + node.rule)
 
 
-class _UserFunction:
-    """Calls a spec function by name at run time (functions may call each other)."""
-    __slots__ = ("functions", "name")
-
-    def __init__(self, game, name):
-        self.functions, self.name = game.functions, name
-
-    def __call__(self, st, env):
-        return self.functions[self.name](st, env)
+def _function_ident(names, name) -> str:
+    return f"_fn{list(names.functions).index(name)}"
 
 
 def _contains(st, container):

@@ -43,10 +43,17 @@ class Compiler:
 
     def expr(self, node, scope):
         """An expression as f(state, env): generated Python (codegen.py) where it can be."""
+        return self._source().function(node, scope)
+
+    def spec_function(self, name, node, scope):
+        """A spec function as f(state, *args)."""
+        return self._source().spec_function(name, node, scope)
+
+    def _source(self):
         if self.source is None:
             from .codegen import ExpressionSource
             self.source = ExpressionSource(self)
-        return self.source.function(node, scope)
+        return self.source
 
     def block(self, stmts, scope):
         self.scope = scope    # for rulespec.effects: which names are locals
@@ -96,11 +103,10 @@ class Compiler:
         return call
 
     def _user_function(self, func, args):
-        functions = self.game.functions
-        params = self.names.functions[func]
+        calls = self.game.calls   # filled as functions compile: they may call each other
 
         def call(st, env):
-            return functions[func](st, dict(zip(params, [a(st, env) for a in args])))
+            return calls[func](st, *[a(st, env) for a in args])
         return call
 
     def comprehension(self, node, scope):

@@ -116,7 +116,7 @@ class Game:
         by_path = {r.path: r for r in rules}
         compiler = Compiler(self, self.names)
         self.programs: dict[str, Program] = {}
-        self.functions = {}
+        self.calls = {}     # spec function name -> f(state, *args)
 
         def expr(path):
             rule = by_path.get(path)
@@ -125,6 +125,12 @@ class Game:
             compiler.mark = lambda line, col: self.spec.text_position(rule.path, line, col)
             tree = rule.tree.right if path[-1] == "for" else rule.tree
             return compiler.expr(tree, set(rule.scope) | assigned_names(rule.tree, self.names))
+
+        def function(name):
+            rule = by_path[("functions", name, "expr")]
+            compiler.mark = lambda line, col: self.spec.text_position(rule.path, line, col)
+            return compiler.spec_function(name, rule.tree,
+                                          set(rule.scope) | assigned_names(rule.tree, self.names))
 
         def program(key, label, path, prelude=None):
             rule = by_path[path]
@@ -137,7 +143,7 @@ class Game:
 
         try:
             for name in self.names.functions:
-                self.functions[name] = expr(("functions", name, "expr"))
+                self.calls[name] = function(name)
             program("flow", "the flow", ("flow",))
             for name in self.data.get("phases") or {}:
                 program("phase:" + name, f"phase {name}", ("phases", name, "do"))
