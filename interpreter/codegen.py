@@ -12,14 +12,17 @@ handle are compiled by the ordinary closure compiler and called (`_c2`).
 """
 from __future__ import annotations
 
+import re
+
 from rulespec import ast
-from rulespec.check import CARD_FIELDS, RESULT_KEYS
+from rulespec.check import CARD_FIELDS, LAYOUT_FIELDS, RESULT_KEYS
 
 from .errors_ import RuleError
 from .functions import FUNCTIONS, _items
 from .values import Seat, Zone, display
 
 _ARITH = {"+", "-", "*", "//", "%"}
+_SIMPLE = re.compile(r"_v\d+|_a\d+|env\[_k\d+\]")   # a local: cheap to read twice
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 
 
@@ -39,6 +42,9 @@ class ExpressionSource:
         self.counter = 0
         self.locals: dict = {}      # comprehension variable -> python identifier
         self._shadow_attrs = self._attrs_besides_per_player()
+        n = self.names
+        self._card_only_attrs = n.card_attrs - (set(n.per_player) | LAYOUT_FIELDS
+                                                | (self._shadow_attrs - n.card_attrs))
 
     def function(self, node, scope):
         """f(state, env): an expression whose free names are looked up in env."""
@@ -67,6 +73,28 @@ class ExpressionSource:
             fn = eval(code, self.ns)  # noqa: S307 — source built only from generated identifiers
         self.ns[_function_ident(self.names, name)] = fn
         return fn
+
+    def candidates(self, var, items, when, scope):
+        """An action's legal bindings as one function f(state, player) -> list: its
+        `for` values that pass its `when` (no `for`: [None] or []), with no env built
+        per candidate. None when a part is left to closures (they read env)."""
+        nodes = [n for n in (items, when) if n is not None]
+        if any(_closure_only(n) for root in nodes for n in ast.walk(root)):
+            return None
+        saved = dict(self.locals)
+        self.locals["player"] = player = self.fresh("pl")
+        try:
+            if var is None:
+                source = "[None]" if when is None else f"([None] if {self.source(when, scope)} else [])"
+            else:
+                iterable = self.source(items, scope)
+                self.locals[var] = value = self.fresh("v")
+                cond = f" if {self.source(when, scope | {var})}" if when is not None else ""
+                source = f"[{value} for {value} in _items(st, {iterable}){cond}]"
+        finally:
+            self.locals = saved
+        code = compile(f"lambda st, {player}: {source}", f"<rulespec candidates {self.counter}>", "eval")
+        return eval(code, self.ns)  # noqa: S307 — source built only from generated identifiers
 
     def const(self, value) -> str:
         key = (type(value).__name__, repr(value))
@@ -127,7 +155,13 @@ class ExpressionSource:
         obj, key = self.source(node.obj, scope), node.name
         if key in self.names.per_player and key not in self._shadow_attrs:
             return f"st.pv[{self.const(key)}][{obj}]"
-        return f"_attr(st, {obj}, {self.const(key)})"
+        k = self.const(key)
+        if key in self._card_only_attrs and _SIMPLE.fullmatch(obj):
+            # only a card has it: read the card's table inline (a cheap `obj` twice
+            # costs less than a call); anything else goes the general way, for its error
+            return (f"(_CARDS[{obj}][{k}] if {obj}.__class__ is str and {obj} in _CARDS "
+                    f"and {k} in _CARDS[{obj}] else _attr(st, {obj}, {k}))")
+        return f"_attr(st, {obj}, {k})"
 
     def src_index(self, node, scope):
         return f"_index(st, {self.source(node.obj, scope)}, {self.source(node.key, scope)})"

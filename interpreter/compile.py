@@ -45,6 +45,10 @@ class Compiler:
         """An expression as f(state, env): generated Python (codegen.py) where it can be."""
         return self._source().function(node, scope)
 
+    def candidates(self, var, items, when, scope):
+        """An action's legal bindings as f(state, player), or None (see codegen)."""
+        return self._source().candidates(var, items, when, scope)
+
     def spec_function(self, name, node, scope):
         """A spec function as f(state, *args)."""
         return self._source().spec_function(name, node, scope)

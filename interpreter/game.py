@@ -40,11 +40,20 @@ class ActionOption:
 
 
 class Action:
-    def __init__(self, name, var, items, when, label):
+    def __init__(self, name, var, items, when, label, candidates=None):
         self.name, self.var, self.items, self.when, self.label = name, var, items, when, label
         self.key = "action:" + name
+        self.candidates = candidates or self._candidates   # generated where it can be
 
     def options(self, st, player) -> list[ActionOption]:
+        out = []
+        for value in self.candidates(st, player):
+            env = {"player": player, self.var: value} if self.var else {"player": player}
+            out.append(ActionOption(self.name, value, self._label(st, env, value)))
+        return out
+
+    def _candidates(self, st, player) -> list:
+        """The `for` values that pass `when`, by the closures (explain.py's way too)."""
         env = {"player": player}
         values = _items(st, self.items(st, env)) if self.items else [None]
         out = []
@@ -52,7 +61,7 @@ class Action:
             if self.var:
                 env = {"player": player, self.var: value}
             if self.when is None or self.when(st, env):
-                out.append(ActionOption(self.name, value, self._label(st, env, value)))
+                out.append(value)
         return out
 
     def _label(self, st, env, value):
@@ -126,6 +135,16 @@ class Game:
             tree = rule.tree.right if path[-1] == "for" else rule.tree
             return compiler.expr(tree, set(rule.scope) | assigned_names(rule.tree, self.names))
 
+        def candidates(name, var):
+            items, when = by_path.get(("actions", name, "for")), by_path.get(("actions", name, "when"))
+            rule = when or items
+            if rule is None:
+                return None
+            compiler.mark = lambda line, col: self.spec.text_position(rule.path, line, col)
+            scope = set(rule.scope) | assigned_names(rule.tree, self.names)
+            return compiler.candidates(var, items.tree.right if items else None,
+                                       when.tree if when else None, scope)
+
         def function(name):
             rule = by_path[("functions", name, "expr")]
             compiler.mark = lambda line, col: self.spec.text_position(rule.path, line, col)
@@ -151,9 +170,11 @@ class Game:
                 program("proc:" + name, f"procedure {name}", ("procedures", name, "do"))
             self.actions = {}
             for name, decl in (self.data.get("actions") or {}).items():
-                self.actions[name] = Action(name, for_variable(decl["for"]) if "for" in decl else None,
-                                            expr(("actions", name, "for")), expr(("actions", name, "when")),
-                                            expr(("actions", name, "label")))
+                var = for_variable(decl["for"]) if "for" in decl else None
+                self.actions[name] = Action(name, var, expr(("actions", name, "for")),
+                                            expr(("actions", name, "when")),
+                                            expr(("actions", name, "label")),
+                                            candidates(name, var))
                 program("action:" + name, f"action {name}", ("actions", name, "do"))
             for name in self.data.get("triggers") or {}:
                 when = expr(("triggers", name, "when"))
