@@ -19,10 +19,12 @@ from rulespec.check import CARD_FIELDS, LAYOUT_FIELDS, RESULT_KEYS
 
 from .errors_ import RuleError
 from .functions import FUNCTIONS, _items
-from .values import Seat, Zone, display
+from .values import Seat, Zone, display, player_zone
 
 _ARITH = {"+", "-", "*", "//", "%"}
-_SIMPLE = re.compile(r"_v\d+|_a\d+|env\[_k\d+\]")   # a local: cheap to read twice
+# a value cheap to read twice: a local, a constant, a variable
+_SIMPLE = re.compile(r"_[vak]\d+|_pl\d+|env\[_k\d+\]|st\.g\[_k\d+\]"
+                     r"|st\.pv\[_k\d+\]\[(_[va]\d+|_pl\d+|env\[_k\d+\])\]")
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 
 
@@ -34,7 +36,9 @@ class ExpressionSource:
         self.names = compiler.names
         game = compiler.game
         self.ns = {"_items": _items, "_contains": _contains, "_attr": attribute_of(game),
-                   "_index": _index, "_CARDS": game.cards}
+                   "_index": _index, "_CARDS": game.cards, "_Seat": Seat,
+                   "_PZ": {z: [player_zone(z, i) for i in range(game.max_players)]
+                           for z in self.names.player_zones}}
         # spec functions already compiled (a scenario step compiled later calls them too)
         for name, fn in getattr(game, "calls", {}).items():
             self.ns[_function_ident(self.names, name)] = fn
@@ -43,8 +47,8 @@ class ExpressionSource:
         self.locals: dict = {}      # comprehension variable -> python identifier
         self._shadow_attrs = self._attrs_besides_per_player()
         n = self.names
-        self._card_only_attrs = n.card_attrs - (set(n.per_player) | LAYOUT_FIELDS
-                                                | (self._shadow_attrs - n.card_attrs))
+        self._map_keys = ({str(k) for v in n.constants.values() if isinstance(v, dict) for k in v}
+                          | RESULT_KEYS | LAYOUT_FIELDS)
 
     def function(self, node, scope):
         """f(state, env): an expression whose free names are looked up in env."""
@@ -156,12 +160,27 @@ class ExpressionSource:
         if key in self.names.per_player and key not in self._shadow_attrs:
             return f"st.pv[{self.const(key)}][{obj}]"
         k = self.const(key)
-        if key in self._card_only_attrs and _SIMPLE.fullmatch(obj):
-            # only a card has it: read the card's table inline (a cheap `obj` twice
-            # costs less than a call); anything else goes the general way, for its error
-            return (f"(_CARDS[{obj}][{k}] if {obj}.__class__ is str and {obj} in _CARDS "
-                    f"and {k} in _CARDS[{obj}] else _attr(st, {obj}, {k}))")
-        return f"_attr(st, {obj}, {k})"
+        general = f"_attr(st, {obj}, {k})"
+        if not _SIMPLE.fullmatch(obj):
+            return general
+        # What `attribute_of` would do, inline for the kinds of value this key can be
+        # read from (a cheap `obj` read twice costs less than a call); the general way
+        # for the rest, and for its error message.
+        n, cases = self.names, []
+        if key in n.per_player:
+            cases.append((f"{obj}.__class__ is _Seat", f"st.pv[{k}][{obj}]"))
+        elif key in n.player_zones:
+            cases.append((f"{obj}.__class__ is _Seat", f"_PZ[{k}][{obj}]"))
+        if key in n.per_card:
+            cases.append((f"{obj}.__class__ is str and {obj} in _CARDS", f"st.cv[{k}][{obj}]"))
+        elif key in n.card_attrs:
+            cases.append((f"{obj}.__class__ is str and {obj} in _CARDS and {k} in _CARDS[{obj}]",
+                          f"_CARDS[{obj}][{k}]"))
+        if key in self._map_keys:
+            cases.append((f"{obj}.__class__ is dict and {k} in {obj}", f"{obj}[{k}]"))
+        for test, value in reversed(cases):
+            general = f"({value} if {test} else {general})"
+        return general
 
     def src_index(self, node, scope):
         return f"_index(st, {self.source(node.obj, scope)}, {self.source(node.key, scope)})"

@@ -435,9 +435,7 @@ class Compiler:
             if acted and not until_done:
                 del env[key]
                 return
-            options = game.options_for(st, p, actions)
-            values = [(o.action, o.bound) for o in options]
-            labels = [o.label for o in options]
+            values, labels = game.options_for(st, p, actions)
             if until_done:
                 values.append("done")
                 labels.append("done")

@@ -84,6 +84,8 @@ class Decision:
 
 def unique_labels(labels: list[str]) -> list[str]:
     """Equal labels get ' (2)', ' (3)' so every option can be named."""
+    if len(set(labels)) == len(labels):
+        return labels
     seen: dict[str, int] = {}
     out = []
     for label in labels:

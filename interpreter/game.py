@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from rulespec import effects, validate
 from rulespec.check import assigned_names, for_variable
@@ -22,8 +22,7 @@ def load_game(path, variant: str | None = None, text: str | None = None) -> "Gam
     return Game(validate(path, variant=variant, text=text))
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(NamedTuple):
     """A legal action: what `State.apply` accepts, and its readable label."""
     label: str
     index: int
@@ -32,25 +31,18 @@ class Option:
         return self.label
 
 
-@dataclass
-class ActionOption:
-    action: str
-    bound: object
-    label: str
-
-
 class Action:
     def __init__(self, name, var, items, when, label, candidates=None):
         self.name, self.var, self.items, self.when, self.label = name, var, items, when, label
         self.key = "action:" + name
         self.candidates = candidates or self._candidates   # generated where it can be
 
-    def options(self, st, player) -> list[ActionOption]:
-        out = []
+    def options(self, st, player, values: list, labels: list) -> None:
+        """Add this action's legal (action, bound value) choices and their labels."""
         for value in self.candidates(st, player):
             env = {"player": player, self.var: value} if self.var else {"player": player}
-            out.append(ActionOption(self.name, value, self._label(st, env, value)))
-        return out
+            values.append((self.name, value))
+            labels.append(self._label(st, env, value))
 
     def _candidates(self, st, player) -> list:
         """The `for` values that pass `when`, by the closures (explain.py's way too)."""
@@ -252,11 +244,12 @@ class Game:
         from .state import State
         return State.from_json(self, text)
 
-    def options_for(self, st, player, action_names) -> list[ActionOption]:
-        out = []
+    def options_for(self, st, player, action_names) -> tuple[list, list]:
+        """A turn's legal choices: (action, bound value) each, and their labels."""
+        values, labels = [], []
         for name in action_names:
-            out.extend(self.actions[name].options(st, player))
-        return out
+            self.actions[name].options(st, player, values, labels)
+        return values, labels
 
     def seat_name(self, seat: int) -> str:
         return self.player_names[seat] if seat < len(self.player_names) else f"P{seat + 1}"

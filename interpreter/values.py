@@ -77,6 +77,8 @@ def decode(data):
 
 def display(value, names=None) -> str:
     """How a value reads in an option label or a log line."""
+    if type(value) is str:      # the usual case first: card ids, symbols, labels
+        return value
     if isinstance(value, Seat):
         return names[value] if names else repr(value)
     if value is None:
