@@ -2,6 +2,7 @@
 
     python benchmarks/bench.py [SPEC ...] [--players 4] [--seconds S] [--repeat R] [--json]
     python benchmarks/bench.py --cli          # validate and start-up times, --jobs scaling
+    python benchmarks/bench.py --profile SPEC # where the time goes (sampled, self time)
 
 A script, not a test: timings depend on the machine. Playouts use random
 agents; each figure is the median of --repeat runs. Targets (issue 8): per
@@ -77,6 +78,41 @@ def bench(spec, variant, players, seconds, repeat):
     }
 
 
+def sampled_profile(game, players, seconds, top=15):
+    """Where random playouts spend their time, by sampling the stack from a thread
+    (cProfile's per-call cost inflates exactly the small calls an interpreter makes).
+    Returns [(share of samples, function)] by self time; generated rule code is one row."""
+    import collections
+    import threading
+    sys.setswitchinterval(0.0002)
+    main_thread, counts, stop = threading.main_thread().ident, collections.Counter(), []
+
+    def where(code):
+        if code.co_filename.startswith("<rulespec"):
+            return "rule expressions (generated code)"
+        return f"{os.path.basename(code.co_filename)}:{code.co_name}"
+
+    def sample():
+        while not stop:
+            frame = sys._current_frames().get(main_thread)
+            if frame is not None:
+                counts[where(frame.f_code)] += 1
+            time.sleep(0.0003)
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    try:
+        playouts(game, players, seconds)
+    finally:
+        stop.append(True)
+        sampler.join()
+    total = sum(counts.values()) or 1
+    by_file = collections.Counter()
+    for name, n in counts.items():
+        by_file[name.split(":")[0] if ":" in name else name] += n
+    return {"functions": [(round(n / total, 3), name) for name, n in counts.most_common(top)],
+            "files": [(round(n / total, 3), name) for name, n in by_file.most_common(8)]}
+
+
 def wall_ms(argv, repeat) -> float:
     """Median wall time of a fresh process, in ms (cold start: nothing cached in-process)."""
     times = []
@@ -109,9 +145,22 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--players", type=int, nargs="*", help="player counts (default: 4, or the nearest legal)")
     ap.add_argument("--cli", action="store_true", help="measure validate, --help and --jobs instead")
+    ap.add_argument("--profile", action="store_true",
+                    help="where the playouts spend their time (sampled), instead of the table")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     specs = args.specs or sorted(glob.glob("games/*.yaml")) + ["tests/games/market.yaml"]
+    if args.profile:
+        profiles = {spec: sampled_profile(load_game(spec), args.players[0] if args.players else 4,
+                                          args.seconds) for spec in specs}
+        if args.json:
+            print(json.dumps(profiles, indent=1))
+            return
+        for spec, profile in profiles.items():
+            for part, rows in profile.items():
+                print(f"{spec}, self time by {part[:-1]}:")
+                print("\n".join(f"  {share:6.1%}  {name}" for share, name in rows))
+        return
     if args.cli:
         rows = cli_figures(specs, args.repeat)
         print(json.dumps(rows, indent=1) if args.json else
