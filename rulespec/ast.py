@@ -200,6 +200,7 @@ class Turn(Node):
     player: Node
     until_done: bool
     actions: list       # action names
+    action_at: list     # (line, col) of each name, for errors about one of them
     rule: ClassVar[str] = "turn"
 
 

@@ -318,9 +318,10 @@ class _RuleChecker:
         return None
 
     def visit_turn(self, node, scope):
-        for action in node.actions:
+        for action, (line, col) in zip(node.actions, node.action_at):
             if action not in self.names.actions:
-                self.error(node, f"unknown action '{action}'{did_you_mean(action, self.names.actions)}")
+                self.errors.append(_at(self.spec, self.rule, f"unknown action '{action}'"
+                                       f"{did_you_mean(action, self.names.actions)}", line, col))
 
     def visit_run_phase(self, node, scope):
         if node.name not in self.names.phases:

@@ -241,7 +241,8 @@ class _ToAst(Transformer):
         return (str(key), value)
 
     def turn(self, meta, player, until_done, *actions):
-        return ast.Turn(*_pos(meta), player, until_done is not None, [str(a) for a in actions])
+        return ast.Turn(*_pos(meta), player, until_done is not None, [str(a) for a in actions],
+                        [_pos(a) for a in actions])
 
     def run_phase(self, meta, name):
         return ast.RunPhase(*_pos(meta), str(name))
