@@ -78,6 +78,44 @@ class ExpressionSource:
         self.ns[_function_ident(self.names, name)] = fn
         return fn
 
+    # ----------------------------------------------------------- statements
+    def statement(self, body: list[str], nodes, scope_note: str):
+        """An instruction f(state, frame) from generated lines that use `env`; None
+        when one of `nodes` has a part left to closures (they read env themselves,
+        which is fine, but a comprehension variable would not be there)."""
+        if any(_closure_only(n) for root in nodes for n in ast.walk(root)):
+            return None
+        name = self.fresh("s")
+        lines = [f"def {name}(st, fr):", "    env = fr.env"] + ["    " + line for line in body]
+        code = compile("\n".join(lines), f"<rulespec statement {scope_note}>", "exec")
+        exec(code, self.ns)  # noqa: S102 — source built only from generated identifiers
+        return self.ns.pop(name)
+
+    def target(self, node, scope):
+        """Where a value can be stored, as (lines to run first, Python place, checker
+        name or None); None for targets left to closures (a map's or list's item)."""
+        game, names = self.compiler.game, self.names
+        if isinstance(node, ast.Name):
+            kind, _ = names.resolve(node.id, scope)
+            if kind == "global":
+                return [], f"st.g[{self.const(node.id)}]", self._checker(game, "globals", node.id)
+            return [], f"env[{self.const(node.id)}]", None
+        if isinstance(node, ast.Attr) and node.name in names.per_player:
+            section, table = "per_player", "st.pv"
+        elif isinstance(node, ast.Attr) and node.name in names.per_card:
+            section, table = "per_card", "st.cv"
+        else:
+            return None
+        obj = self.fresh("o")   # read once, though an update reads and writes it
+        return ([f"{obj} = {self.source(node.obj, scope)}"],
+                f"{table}[{self.const(node.name)}][{obj}]", self._checker(game, section, node.name))
+
+    def _checker(self, game, section, name):
+        decl = game.decls[section][name]
+        if all(decl.get(k) is None for k in ("min", "max", "one_of")):
+            return None
+        return self.fresh("chk", game.checker(section, name))
+
     def candidates(self, var, items, when, scope):
         """An action's legal bindings as one function f(state, player) -> list: its
         `for` values that pass its `when` (no `for`: [None] or []), with no env built

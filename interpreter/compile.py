@@ -184,10 +184,18 @@ class Compiler:
             store = self.setter(node.target, scope)
             self.emit(node, lambda st, fr: store(st, fr.env, fr.env.pop(RET, None)))
             return
+        fast = self._generated_store(node, node.value, None, scope)
+        if fast is not None:
+            self.emit(node, fast)
+            return
         store, get = self.setter(node.target, scope), self.expr(value, scope)
         self.emit(node, lambda st, fr: store(st, fr.env, get(st, fr.env)))
 
     def aug_assign(self, node, scope):
+        fast = self._generated_store(node, node.value, node.op[0], scope)
+        if fast is not None:
+            self.emit(node, fast)
+            return
         store, current = self.setter(node.target, scope), self.expr(node.target, scope)
         value, op = self.expr(node.value, scope), ARITH[node.op[0]]
 
@@ -195,6 +203,22 @@ class Compiler:
             env = fr.env
             store(st, env, op(current(st, env), value(st, env)))
         self.emit(node, update)
+
+    def _generated_store(self, node, value, op, scope):
+        """`target = value` (op None) or `target op= value` as one generated
+        instruction; None where the closures must do it."""
+        source = self._source()
+        if _closure_only_anywhere([node.target, value]):
+            return None
+        place = source.target(node.target, scope)
+        if place is None:
+            return None
+        lines, where, check = place
+        new = source.source(value, scope)
+        if op is not None:
+            new = f"{where} {op} ({new})"
+        lines = lines + [f"{where} = {check}({new})" if check else f"{where} = {new}"]
+        return source.statement(lines, [node.target, value], f"line {node.line}")
 
     def call_stmt(self, node, scope):
         call = node.call
@@ -500,6 +524,11 @@ class Compiler:
                     return
                 env[IN] = value
         self.emit(node, decide)
+
+
+def _closure_only_anywhere(nodes) -> bool:
+    from .codegen import _closure_only
+    return any(_closure_only(n) for root in nodes for n in ast.walk(root))
 
 
 def _auction_start(st, env, among, opening, starter):
