@@ -231,12 +231,37 @@ class Compiler:
     def _call_procedure(self, call, scope):
         key = "proc:" + call.func
         params = self.names.procedures[call.func]
+        fast = self._generated_push(call, key, params, scope)
+        if fast is not None:
+            self.emit(call, fast)
+            return
         args = [self.expr(a, scope) for a in call.args]
 
         def push(st, fr):
             env = dict(zip(params, [a(st, fr.env) for a in args]))
             st.stack.append(Frame(key, env, fr.secret or bool(fr.env.get("$secret"))))
         self.emit(call, push)
+
+    def _generated_push(self, call, key, params, scope):
+        """A procedure call as one generated instruction: its frame, arguments built
+        in place."""
+        source = self._source()
+        if _closure_only_anywhere(call.args):
+            return None
+        args = ", ".join(f"{source.const(p)}: {source.source(a, scope)}" for p, a in zip(params, call.args))
+        frame = source.fresh("Frame", Frame)
+        return source.statement(
+            [f"st.stack.append({frame}({source.const(key)}, {{{args}}}, "
+             f"fr.secret or bool(env.get('$secret'))))"], call.args, f"line {call.line}")
+
+    def _generated_branch(self, node, cond, cell, scope):
+        """`if not cond: jump to cell[0]` as one generated instruction."""
+        source = self._source()
+        if _closure_only_anywhere([cond]):
+            return None
+        target = source.fresh("cell", cell)
+        return source.statement([f"if not ({source.source(cond, scope)}):",
+                                 f"    fr.pc = {target}[0]"], [cond], f"line {node.line}")
 
     def return_(self, node, scope):
         value = self.expr(node.value, scope) if node.value is not None else None
@@ -252,12 +277,14 @@ class Compiler:
         pass
 
     def if_stmt(self, node, scope):
-        cond = self.expr(node.cond, scope)
         orelse, end = [0], [0]
+        branch = self._generated_branch(node, node.cond, orelse, scope)
+        if branch is None:
+            cond = self.expr(node.cond, scope)
 
-        def branch(st, fr):
-            if not cond(st, fr.env):
-                fr.pc = orelse[0]
+            def branch(st, fr):
+                if not cond(st, fr.env):
+                    fr.pc = orelse[0]
         self.emit(node, branch, writes=False)
         self.block(node.body, scope)
         if node.orelse:
@@ -267,11 +294,14 @@ class Compiler:
         end[0] = self.here()
 
     def while_stmt(self, node, scope):
-        cond, start, end = self.expr(node.cond, scope), [self.here()], [0]
+        start, end = [self.here()], [0]
+        test = self._generated_branch(node, node.cond, end, scope)
+        if test is None:
+            cond = self.expr(node.cond, scope)
 
-        def test(st, fr):
-            if not cond(st, fr.env):
-                fr.pc = end[0]
+            def test(st, fr):
+                if not cond(st, fr.env):
+                    fr.pc = end[0]
         self.emit(node, test, writes=False)
         self.block(node.body, scope)
         self.emit(node, self.jump_to(start), writes=False)
