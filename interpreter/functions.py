@@ -128,12 +128,13 @@ def _card(st, c):
 
 
 def has(st, zone, name):
-    return any(st.game.cards[c]["name"] == name for c in st.zones[zone])
+    return find(st, zone, name) is not None
 
 
 def find(st, zone, name):
+    cards = st.game.cards
     for c in st.zones[zone]:
-        if st.game.cards[c]["name"] == name:
+        if cards[c]["name"] == name:
             return c
     return None
 
@@ -178,18 +179,19 @@ def _same_owner(zone, base):
 
 
 def _put(st, cards, zone, at_end):
-    zones, loc = st.zones, st.loc
+    zones, loc, known = st.zones, st.loc, st.game.cards
+    target, limit = zones[zone], st.game.limits.get(Zone(zone).base)
     for c in _many(cards):
-        _card(st, c)
+        if c not in known:
+            _card(st, c)    # says what is wrong
         zones[loc[c]].remove(c)
         if at_end:
-            zones[zone].append(c)
+            target.append(c)
         else:
-            zones[zone].insert(0, c)
+            target.insert(0, c)
         loc[c] = zone
-        limit = st.game.limits.get(Zone(zone).base)
-        if limit is not None and len(zones[zone]) > limit:
-            raise RuleError(f"zone {zone} would hold {len(zones[zone])} cards, over its limit of {limit}")
+        if limit is not None and len(target) > limit:
+            raise RuleError(f"zone {zone} would hold {len(target)} cards, over its limit of {limit}")
 
 
 def move(st, cards, zone):
