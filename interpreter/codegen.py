@@ -3,6 +3,9 @@
 A closure per AST node costs a Python call per node on every evaluation; the
 profile of a real game is dominated by those calls. Here an expression tree
 becomes the source of one `lambda st, env: ...`, built from the checked AST.
+Spec functions take their parameters as Python arguments, an action's legal
+bindings are one comprehension, and the busiest instructions (see compile.py)
+are one generated `def` each.
 
 The spec is data and stays data: no text of the spec ever enters the
 generated source. Every literal, name and key is put in the function's

@@ -2,9 +2,11 @@
 
 Each statement method of `Compiler` is named after the grammar alias (and AST
 `rule`) it compiles and appends instructions `f(state, frame)` to a Program.
-Expressions become one generated function each (codegen.py, `src_<rule>`);
-the two expression methods left here, `call` with keyword arguments and
-`comprehension` around one, are the closures codegen falls back on.
+Expressions become one generated function each (codegen.py, `src_<rule>`),
+and so do the busiest instructions (assignments, procedure calls, branch
+tests: `_generated_*`), each with its closure version kept for what codegen
+leaves to closures. The two expression methods left here, `call` with keyword
+arguments and `comprehension` around one, are those closures.
 """
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import ast
+from . import ast, kinds
 from .builtins import KEYWORDS, SIGNATURES
 from .dsl import KEYWORDS as RESERVED, parse_expression, parse_statements
 from .errors import RulespecError
@@ -266,6 +266,7 @@ class _RuleChecker:
 
     def visit_call(self, node, scope):
         self._check_call(node, node.func, len(node.args), node.kwargs, statement=False)
+        self._check_kinds(node, scope)
         for arg in node.args:
             self.visit(arg, scope)
         for key, arg in node.kwargs.items():
@@ -275,6 +276,7 @@ class _RuleChecker:
     def visit_call_stmt(self, node, scope):
         call = node.call
         self._check_call(call, call.func, len(call.args), call.kwargs, statement=True)
+        self._check_kinds(call, scope)
         for arg in call.args:
             self.visit(arg, scope)
         for key, arg in call.kwargs.items():
@@ -289,6 +291,21 @@ class _RuleChecker:
                 self.visit(arg, scope)
             self.visit(node.target, scope)
             return False
+
+    def _check_kinds(self, call, scope):
+        for arg, message in kinds.argument_errors(call, self.names, scope):
+            self.error(arg, message)
+
+    def visit_arith(self, node, scope):
+        self._check_operator(node, scope)
+
+    def visit_compare(self, node, scope):
+        self._check_operator(node, scope)
+
+    def _check_operator(self, node, scope):
+        message = kinds.operator_error(node, self.names, scope)
+        if message:
+            self.error(node, message)
 
     def _check_call(self, node, func, nargs, kwargs, statement):
         n = self.names
