@@ -16,6 +16,7 @@ local across another player's decision.
 """
 from __future__ import annotations
 
+import bisect
 import math
 import random as _random
 
@@ -86,29 +87,21 @@ def win_shares(state) -> list[float]:
 def estimate(state, seat) -> float:
     """How good `state` looks for `seat`: the spec's `heuristic:` for p, else its score;
     relative to the best other seat, since a board game is won against the others."""
-    game = state.game
     if state.is_terminal():
-        return 1e9 * win_shares(state)[seat] + _own(state, seat, game.score)
+        return 1e9 * win_shares(state)[seat] + _own(state, seat, state.game.score)
+    return margins(state)[seat]
+
+
+def margins(state) -> list[float]:
+    """Per seat, its `heuristic:` (else its score) minus the best other seat's: its lead."""
+    game = state.game
     judge = game.heuristic or game.score
     if judge is None:
-        return 0.0
+        return [0.0] * state.n
     values = [judge(state, {"p": s}) for s in state.seats]
-    mine = values[seat]
-    others = [v for s, v in enumerate(values) if s != seat]
-    return mine - max(others) if others else mine
-
-
-def leader_shares(state) -> list[float]:
-    """Win shares if the game stopped now: the end's winners, else whoever leads on the
-    spec's `heuristic:` (or score). Lets a playout stop early in long games."""
-    game = state.game
-    judge = game.heuristic or game.score
-    if state.is_terminal() or judge is None:
-        return win_shares(state) if state.is_terminal() else [1.0 / state.n] * state.n
-    values = [judge(state, {"p": s}) for s in state.seats]
-    best = max(values)
-    leaders = [s for s, v in enumerate(values) if v == best]
-    return [1.0 / len(leaders) if s in leaders else 0.0 for s in range(state.n)]
+    if state.n == 1:
+        return values
+    return [v - max(values[:s] + values[s + 1:]) for s, v in enumerate(values)]
 
 
 def _own(state, seat, f):
@@ -155,21 +148,25 @@ class _Node:
 
 class MCTSAgent:
     """Information-set MCTS: each playout searches a new determinization, the tree is
-    keyed by option labels, and every seat's node maximises that seat's win share.
+    keyed by option labels, and every seat's node maximises that seat's share.
 
-    `mcts:N` runs N playouts per decision; `mcts:N:D` stops each random playout after
-    D decisions and scores it by who leads (see leader_shares): cheaper in long games."""
+    `mcts:N` runs N playouts per decision, each to the end: a winner's share is 1
+    (split on a tie), everyone else's 0. `mcts:N:D` stops each random playout after
+    D decisions (D = 0: no random playout, the new node is judged at once), and
+    judges it by how each seat's margin (see `margins`) moved from the start of
+    the playout (see `_judge`): cheaper in long games."""
     name = "mcts"
     EXPLORE = 0.7
 
     def __init__(self, seed: int = 0, option: str | None = None):
         parts = (option or "200").split(":")
-        if len(parts) > 2 or not all(p.isdigit() and int(p) > 0 for p in parts):
-            raise ValueError(f"mcts takes mcts:PLAYOUTS or mcts:PLAYOUTS:DEPTH "
-                             f"(positive numbers), not 'mcts:{option}'")
+        if len(parts) > 2 or not all(p.isdigit() for p in parts) or int(parts[0]) == 0:
+            raise ValueError(f"mcts takes mcts:PLAYOUTS or mcts:PLAYOUTS:DEPTH (PLAYOUTS "
+                             f"above 0, DEPTH 0 or more), not 'mcts:{option}'")
         self.playouts = int(parts[0])
         self.depth = int(parts[1]) if len(parts) == 2 else None
         self.rand = _random.Random(seed)
+        self._moves: list[float] = []   # sorted sizes of the margin moves this search saw
 
     def choose(self, state):
         seat = state.current_player()
@@ -177,9 +174,12 @@ class MCTSAgent:
         if len(options) == 1:
             return options[0]
         root = _Node()
+        self._moves = []
         for _ in range(self.playouts):
             try:
-                self._playout(root, determinize(state, seat, self.rand))
+                guess = determinize(state, seat, self.rand)
+                start = margins(guess) if self.depth is not None else None
+                self._playout(root, guess, start)
             except RuleError:
                 # A guess the spec's rules cannot play on (a rule expects a card in a
                 # hidden zone the guess moved away): skip it. Mark such zones public.
@@ -189,7 +189,7 @@ class MCTSAgent:
                                                        if label in root.children else -1))
         return by_label[ranked[0]]
 
-    def _playout(self, root, st):
+    def _playout(self, root, st, start):
         path, node = [], root
         while not st.is_terminal():                      # select, then expand one node
             player, labels = st.current_player(), st.pending.labels
@@ -212,10 +212,24 @@ class MCTSAgent:
             st.apply(rand.randrange(len(st.pending.labels)))
             if left is not None:
                 left -= 1
-        shares = leader_shares(st)
+        shares = win_shares(st) if st.is_terminal() else self._judge(st, start)
         for child, player in path:
             child.visits += 1
             child.total += shares[player]
+
+    def _judge(self, st, start) -> list[float]:
+        """A cut playout's share for each seat: how far its margin moved from `start`,
+        squashed into (0, 1) by tanh, on the scale of the median move (of those not 0)
+        this search has seen. Not "who leads now": once one seat leads by far (say,
+        it holds a rank no other seat has) it leads in every playout, and a 0/1 lead
+        then tells the search nothing; how much the lead grew or shrank still does."""
+        moves = [m - s for m, s in zip(margins(st), start)]
+        seen = self._moves
+        for move in moves:
+            if move:
+                bisect.insort(seen, abs(move))
+        scale = seen[len(seen) // 2] if seen else 1.0
+        return [0.5 + 0.5 * math.tanh(move / scale) for move in moves]
 
     def _select(self, node, labels, player) -> int:
         best, best_value = 0, -1.0
