@@ -129,7 +129,7 @@ def cli_figures(specs, repeat):
     for spec in specs:
         rows[f"validate_ms {spec}"] = wall_ms(exe + ["validate", spec], repeat)
     spec = "games/zena.yaml" if os.path.exists("games/zena.yaml") else specs[0]
-    n = 400   # enough games that the pool's start-up does not hide the scaling
+    n = 1000   # enough games that the pool's start-up does not hide the scaling
     one = wall_ms(exe + ["simulate", spec, "-n", str(n), "--players", "4", "--jobs", "1", "--json"], 1)
     two = wall_ms(exe + ["simulate", spec, "-n", str(n), "--players", "4", "--jobs", "2", "--json"], 1)
     rows[f"simulate {spec} -n {n}: jobs 1 ms"] = one

@@ -99,6 +99,7 @@ def run_local(job, seeds, jobs, progress=None):
                 progress(1)
         return
     import multiprocessing
+    _game(job)   # compile before forking: every worker inherits it instead of compiling
     size = max(1, min(50, len(seeds) // (jobs * 8)))
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
         for records in pool.imap(_batch, [(job, b) for b in batches(seeds, size)]):
@@ -291,6 +292,7 @@ def simulate_command(game, args, names, err) -> dict:
 def run_with_progress(game, args, names, err):
     job = Job(game.file, game.variant, args.players, names,
               getattr(args, "check_invariants", False))
+    _GAMES.setdefault((job.file, job.variant, job.text), game)   # compiled once, here
     progress = progress_for(args.games, err, args.json)
     try:
         return run_games(job, args.games, args.seed, args.jobs, args.backend, progress, args.address)
