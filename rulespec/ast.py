@@ -1,9 +1,10 @@
 """The DSL's syntax tree.
 
-One class per grammar alias in grammar.lark; `rule` is that alias, and
-interpreter/compile.py has a `compile_<rule>` function for each. Positions
-(line, col) are 1-based and relative to the DSL string; the checker maps
-them into the YAML file.
+One class per grammar alias in grammar.lark; `rule` is that alias, the method
+that compiles it is `Compiler.<rule>` (interpreter/compile.py) for a statement
+and `ExpressionSource.src_<rule>` (interpreter/codegen.py) for an expression.
+Positions (line, col) are 1-based and relative to the DSL string; the checker
+maps them into the YAML file.
 """
 from __future__ import annotations
 
