@@ -48,10 +48,13 @@ class ExpressionSource:
         self.consts: dict = {}
         self.counter = 0
         self.locals: dict = {}      # comprehension variable -> python identifier
-        self._shadow_attrs = self._attrs_besides_per_player()
         n = self.names
+        # keys a map value can have: a constant map's, an auction result's, a layout cell's
         self._map_keys = ({str(k) for v in n.constants.values() if isinstance(v, dict) for k in v}
                           | RESULT_KEYS | LAYOUT_FIELDS)
+        # attribute names that may mean something other than a player's variable
+        self._shadow_attrs = (set(n.player_zones) | set(n.per_card) | n.card_attrs | CARD_FIELDS
+                              | self._map_keys)
 
     def function(self, node, scope):
         """f(state, env): an expression whose free names are looked up in env."""
@@ -82,7 +85,7 @@ class ExpressionSource:
         return fn
 
     # ----------------------------------------------------------- statements
-    def statement(self, body: list[str], nodes, scope_note: str):
+    def statement(self, body: list[str], nodes, where: str):
         """An instruction f(state, frame) from generated lines that use `env`; None
         when one of `nodes` has a part left to closures (they read env themselves,
         which is fine, but a comprehension variable would not be there)."""
@@ -90,7 +93,7 @@ class ExpressionSource:
             return None
         name = self.fresh("s")
         lines = [f"def {name}(st, fr):", "    env = fr.env"] + ["    " + line for line in body]
-        code = compile("\n".join(lines), f"<rulespec statement {scope_note}>", "exec")
+        code = compile("\n".join(lines), f"<rulespec statement {where}>", "exec")
         exec(code, self.ns)  # noqa: S102 — source built only from generated identifiers
         return self.ns.pop(name)
 
@@ -286,12 +289,6 @@ class ExpressionSource:
     def src_if_exp(self, node, scope):
         return (f"({self.source(node.then, scope)} if {self.source(node.cond, scope)} "
                 f"else {self.source(node.orelse, scope)})")
-
-    def _attrs_besides_per_player(self) -> set:
-        """Attribute names that may mean something other than a player's variable."""
-        n = self.names
-        maps = {str(k) for v in n.constants.values() if isinstance(v, dict) for k in v}
-        return set(n.player_zones) | set(n.per_card) | n.card_attrs | CARD_FIELDS | RESULT_KEYS | maps
 
 
 def _closure_only(node) -> bool:

@@ -140,3 +140,15 @@ def test_a_cell_of_a_layout_reads_by_attribute_in_a_checked_spec():
     st = game.new_state(1, seed=1)
     st.apply("0,0")
     assert st.pv["built"][0]["b"] == "right 2"
+
+
+def test_a_cell_attribute_named_like_a_player_variable_reads_the_cell():
+    # `board` is also each player's variable here: on a cell it is the cell's board
+    text = (SPEC.replace("start: []", "start: [[left, 0, 0], [right, 2, -1]]")
+            .replace("per_player:\n", "per_player:\n  board: {start: 7}\n")
+            .replace('end game "done"', 'players[0].built = with_key(players[0].built, "b", '
+                     'players[0].land["2,0"].board + " " + text(players[0].board))\n'
+                     '  end game "done"'))
+    st = load_game("joined.yaml", text=text).new_state(1, seed=1)
+    st.apply("0,0")
+    assert st.pv["built"][0]["b"] == "right 7"
