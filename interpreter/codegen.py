@@ -42,9 +42,11 @@ class ExpressionSource:
                    "_index": _index, "_CARDS": game.cards, "_Seat": Seat,
                    "_PZ": {z: [player_zone(z, i) for i in range(game.max_players)]
                            for z in self.names.player_zones}}
-        # spec functions already compiled (a scenario step compiled later calls them too)
+        # spec functions by generated name; those already compiled are bound now (a
+        # scenario step compiled later calls them too), the others as they compile
+        self._function_idents = {name: f"_fn{i}" for i, name in enumerate(self.names.functions)}
         for name, fn in getattr(game, "calls", {}).items():
-            self.ns[_function_ident(self.names, name)] = fn
+            self.ns[self._function_idents[name]] = fn
         self.consts: dict = {}
         self.counter = 0
         self.locals: dict = {}      # comprehension variable -> python identifier
@@ -67,7 +69,7 @@ class ExpressionSource:
         call builds no env. A body with a part left to closures (which read env) is
         compiled the env way and wrapped."""
         params = self.names.functions[name]
-        if any(_closure_only(n) for n in ast.walk(node)):
+        if _leaves_to_closures(node):
             by_env = self.function(node, scope)
             fn = lambda st, *args: by_env(st, dict(zip(params, args)))  # noqa: E731
         else:
@@ -81,16 +83,13 @@ class ExpressionSource:
             code = compile(f"lambda st{''.join(', ' + i for i in idents)}: {source}",
                            f"<rulespec function {name}>", "eval")
             fn = eval(code, self.ns)  # noqa: S307 — source built only from generated identifiers
-        self.ns[_function_ident(self.names, name)] = fn
+        self.ns[self._function_idents[name]] = fn
         return fn
 
     # ----------------------------------------------------------- statements
-    def statement(self, body: list[str], nodes, where: str):
-        """An instruction f(state, frame) from generated lines that use `env`; None
-        when one of `nodes` has a part left to closures (they read env themselves,
-        which is fine, but a comprehension variable would not be there)."""
-        if any(_closure_only(n) for root in nodes for n in ast.walk(root)):
-            return None
+    def statement(self, body: list[str], where: str):
+        """An instruction f(state, frame) from generated lines that use `env` (where a
+        part left to closures finds every local, as in an expression)."""
         name = self.fresh("s")
         lines = [f"def {name}(st, fr):", "    env = fr.env"] + ["    " + line for line in body]
         code = compile("\n".join(lines), f"<rulespec statement {where}>", "exec")
@@ -126,8 +125,7 @@ class ExpressionSource:
         """An action's legal bindings as one function f(state, player) -> list: its
         `for` values that pass its `when` (no `for`: [None] or []), with no env built
         per candidate. None when a part is left to closures (they read env)."""
-        nodes = [n for n in (items, when) if n is not None]
-        if any(_closure_only(n) for root in nodes for n in ast.walk(root)):
+        if _leaves_to_closures(*(n for n in (items, when) if n is not None)):
             return None
         saved = dict(self.locals)
         self.locals["player"] = player = self.fresh("pl")
@@ -235,7 +233,7 @@ class ExpressionSource:
         args = [self.source(a, scope) for a in node.args]
         if node.func in self.names.functions:
             # bound by name when the function is compiled (functions may call each other)
-            return f"{_function_ident(self.names, node.func)}(st{''.join(', ' + a for a in args)})"
+            return f"{self._function_idents[node.func]}(st{''.join(', ' + a for a in args)})"
         fn = self.fresh("f", FUNCTIONS[node.func])
         return f"{fn}(st{''.join(', ' + a for a in args)})"
 
@@ -243,7 +241,7 @@ class ExpressionSource:
         return "[" + ", ".join(self.source(i, scope) for i in node.items) + "]"
 
     def src_comprehension(self, node, scope):
-        if any(_closure_only(n) for n in ast.walk(node)):
+        if _leaves_to_closures(node):
             # a closure-compiled part would look its variable up in env, where a
             # generated comprehension does not put it: compile the whole as closures
             return self.fallback(node, scope)
@@ -298,8 +296,10 @@ def _closure_only(node) -> bool:
     return not hasattr(ExpressionSource, "src_" + node.rule)
 
 
-def _function_ident(names, name) -> str:
-    return f"_fn{list(names.functions).index(name)}"
+def _leaves_to_closures(*roots) -> bool:
+    """True when a part under any of `roots` is compiled as a closure, which reads its
+    names from env: code that keeps names in Python locals cannot hold it."""
+    return any(_closure_only(n) for root in roots for n in ast.walk(root))
 
 
 def _contains(st, container):

@@ -3,10 +3,11 @@
 Each statement method of `Compiler` is named after the grammar alias (and AST
 `rule`) it compiles and appends instructions `f(state, frame)` to a Program.
 Expressions become one generated function each (codegen.py, `src_<rule>`),
-and so do the busiest instructions (assignments, procedure calls, branch
-tests: `_generated_*`), each with its closure version kept for what codegen
-leaves to closures. The two expression methods left here, `call` with keyword
-arguments and `comprehension` around one, are those closures.
+and so do the busiest instructions: procedure calls, if/while tests, and
+assignments to a variable (`_generated_store`; an item of a list or map keeps
+its closure setter). The two expression methods left here, `call` with keyword
+arguments and `comprehension` around one, are the closures codegen falls back
+on.
 """
 from __future__ import annotations
 
@@ -210,8 +211,6 @@ class Compiler:
         """`target = value` (op None) or `target op= value` as one generated
         instruction; None where the closures must do it."""
         source = self._source()
-        if _closure_only_anywhere([node.target, value]):
-            return None
         place = source.target(node.target, scope)
         if place is None:
             return None
@@ -220,7 +219,7 @@ class Compiler:
         if op is not None:
             new = f"{where} {op} ({new})"
         lines = lines + [f"{where} = {check}({new})" if check else f"{where} = {new}"]
-        return source.statement(lines, [node.target, value], f"line {node.line}")
+        return source.statement(lines, f"line {node.line}")
 
     def call_stmt(self, node, scope):
         call = node.call
@@ -231,39 +230,22 @@ class Compiler:
         self.emit(node, lambda st, fr: f(st, fr.env))
 
     def _call_procedure(self, call, scope):
-        key = "proc:" + call.func
-        params = self.names.procedures[call.func]
-        fast = self._generated_push(call, key, params, scope)
-        if fast is not None:
-            self.emit(call, fast)
-            return
-        args = [self.expr(a, scope) for a in call.args]
-
-        def push(st, fr):
-            env = dict(zip(params, [a(st, fr.env) for a in args]))
-            st.stack.append(Frame(key, env, fr.secret or bool(fr.env.get("$secret"))))
-        self.emit(call, push)
-
-    def _generated_push(self, call, key, params, scope):
-        """A procedure call as one generated instruction: its frame, arguments built
-        in place."""
+        """Push the procedure's frame, its arguments built in one generated instruction."""
         source = self._source()
-        if _closure_only_anywhere(call.args):
-            return None
+        params = self.names.procedures[call.func]
         args = ", ".join(f"{source.const(p)}: {source.source(a, scope)}" for p, a in zip(params, call.args))
         frame = source.fresh("Frame", Frame)
-        return source.statement(
-            [f"st.stack.append({frame}({source.const(key)}, {{{args}}}, "
-             f"fr.secret or bool(env.get('$secret'))))"], call.args, f"line {call.line}")
+        self.emit(call, source.statement(
+            [f"st.stack.append({frame}({source.const('proc:' + call.func)}, {{{args}}}, "
+             f"fr.secret or bool(env.get('$secret'))))"], f"line {call.line}"))
 
-    def _generated_branch(self, node, cond, cell, scope):
-        """`if not cond: jump to cell[0]` as one generated instruction."""
+    def _branch(self, node, cond, cell, scope):
+        """`if not cond: jump to cell[0]` as one generated instruction: the test of an
+        if or a while."""
         source = self._source()
-        if _closure_only_anywhere([cond]):
-            return None
         target = source.fresh("cell", cell)
         return source.statement([f"if not ({source.source(cond, scope)}):",
-                                 f"    fr.pc = {target}[0]"], [cond], f"line {node.line}")
+                                 f"    fr.pc = {target}[0]"], f"line {node.line}")
 
     def return_(self, node, scope):
         value = self.expr(node.value, scope) if node.value is not None else None
@@ -280,14 +262,7 @@ class Compiler:
 
     def if_stmt(self, node, scope):
         orelse, end = [0], [0]
-        branch = self._generated_branch(node, node.cond, orelse, scope)
-        if branch is None:
-            cond = self.expr(node.cond, scope)
-
-            def branch(st, fr):
-                if not cond(st, fr.env):
-                    fr.pc = orelse[0]
-        self.emit(node, branch, writes=False)
+        self.emit(node, self._branch(node, node.cond, orelse, scope), writes=False)
         self.block(node.body, scope)
         if node.orelse:
             self.emit(node, self.jump_to(end), writes=False)
@@ -297,14 +272,7 @@ class Compiler:
 
     def while_stmt(self, node, scope):
         start, end = [self.here()], [0]
-        test = self._generated_branch(node, node.cond, end, scope)
-        if test is None:
-            cond = self.expr(node.cond, scope)
-
-            def test(st, fr):
-                if not cond(st, fr.env):
-                    fr.pc = end[0]
-        self.emit(node, test, writes=False)
+        self.emit(node, self._branch(node, node.cond, end, scope), writes=False)
         self.block(node.body, scope)
         self.emit(node, self.jump_to(start), writes=False)
         end[0] = self.here()
@@ -556,11 +524,6 @@ class Compiler:
                     return
                 env[IN] = value
         self.emit(node, decide)
-
-
-def _closure_only_anywhere(nodes) -> bool:
-    from .codegen import _closure_only
-    return any(_closure_only(n) for root in nodes for n in ast.walk(root))
 
 
 def _auction_start(st, env, among, opening, starter):
