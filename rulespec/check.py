@@ -236,7 +236,10 @@ class _RuleChecker:
         self.visit(tree, scope)
 
     def error(self, node, message):
-        self.errors.append(_at(self.spec, self.rule, message, node.line, node.col))
+        self.error_at(node.line, node.col, message)
+
+    def error_at(self, line, col, message):
+        self.errors.append(_at(self.spec, self.rule, message, line, col))
 
     def visit(self, node, scope):
         method = getattr(self, "visit_" + node.rule, None)
@@ -337,8 +340,8 @@ class _RuleChecker:
     def visit_turn(self, node, scope):
         for action, (line, col) in zip(node.actions, node.action_at):
             if action not in self.names.actions:
-                self.errors.append(_at(self.spec, self.rule, f"unknown action '{action}'"
-                                       f"{did_you_mean(action, self.names.actions)}", line, col))
+                self.error_at(line, col, f"unknown action '{action}'"
+                                         f"{did_you_mean(action, self.names.actions)}")
 
     def visit_run_phase(self, node, scope):
         if node.name not in self.names.phases:
