@@ -12,9 +12,9 @@ __all__ = ["load_game", "Game", "State", "Option"]
 
 def __getattr__(name):
     if name in ("load_game", "Game", "Option"):
-        from . import game
+        from .engine import game
         return getattr(game, name)
     if name == "State":
-        from .state import State
+        from .engine.state import State
         return State
     raise AttributeError(f"module 'interpreter' has no attribute {name!r}")

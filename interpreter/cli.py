@@ -199,7 +199,7 @@ def _gh(text, property_value=False) -> str:
 # ------------------------------------------------------------------ play
 def _game_and_agents(args, stdin, out):
     from .agents import parse_agents
-    from .game import load_game
+    from .engine.game import load_game
     game = load_game(args.file, variant=args.variant)
     try:
         names = parse_agents(args.agents, args.players)
@@ -213,16 +213,16 @@ def _game_and_agents(args, stdin, out):
 
 def cmd_play(args, out, err, stdin) -> int:
     from .agents import make_agents
-    from .log import write_log
-    from .play import play, result
+    from .tools.log import write_log
+    from .tools.play import play, result
     game, names = _game_and_agents(args, stdin, out)
     agents = make_agents(names, args.seed, stdin=stdin, stdout=out)
     trace = None
     if args.trace:
-        from .trace import printer, announcing
+        from .tools.trace import printer, announcing
         trace, agents = printer(out, game.player_names), announcing(agents, out)
     if args.log:
-        from .trace import quiet
+        from .tools.trace import quiet
         with open(args.log, "w", encoding="utf-8") as log:   # a log always carries provenance
             state = write_log(game, args.players, args.seed, names, agents, log, trace=trace or quiet)
     else:
@@ -246,7 +246,7 @@ def _print_result(game, state, summary, out):
 
 
 def cmd_simulate(args, out, err, stdin) -> int:
-    from .simulate import BackendMissing, format_summary, simulate_command
+    from .analysis.simulate import BackendMissing, format_summary, simulate_command
     game, names = _simulation_setup(args, stdin, out)
     try:
         summary = simulate_command(game, args, names, err)
@@ -261,8 +261,8 @@ def cmd_simulate(args, out, err, stdin) -> int:
 
 
 def cmd_compare(args, out, err, stdin) -> int:
-    from .compare import compare_command
-    from .simulate import BackendMissing
+    from .analysis.compare import compare_command
+    from .analysis.simulate import BackendMissing
     if len(args.variant) > 2:
         raise _Usage("rulespec: error: compare takes --variant once or twice")
     variants = [None if v == "base" else v for v in args.variant]
@@ -290,16 +290,16 @@ def _simulation_setup(args, stdin, out):
 
 # --------------------------------------------------------- replay / scenario
 def cmd_replay(args, out, err, stdin) -> int:
-    from .game import load_game
-    from .log import replay
+    from .engine.game import load_game
+    from .tools.log import replay
     ok, message = replay(args.log, load_game)
     print(message, file=out if ok else err)
     return 0 if ok else 1
 
 
 def cmd_scenario(args, out, err, stdin) -> int:
-    from .game import load_game
-    from .scenario import run_file
+    from .engine.game import load_game
+    from .tools.scenario import run_file
     passed = failed = 0
     for file in args.files:
         for outcome in run_file(file, load_game):
@@ -322,7 +322,7 @@ def cmd_schema(args, out, err, stdin) -> int:
 
 
 def cmd_graph(args, out, err, stdin) -> int:
-    from .game import load_game
+    from .engine.game import load_game
     game = load_game(args.file, variant=args.variant)
     if args.seat is not None:
         dot = _seat_dot(game, args)
@@ -338,7 +338,7 @@ def cmd_graph(args, out, err, stdin) -> int:
 
 
 def _seat_dot(game, args) -> str:
-    from .render import board_dot
+    from .tools.render import board_dot
     players = args.players or game.min_players
     if not 0 <= args.seat < players:
         raise _Usage(f"rulespec: error: --seat must be from 0 to {players - 1}")

@@ -1,8 +1,8 @@
 """The DSL's syntax tree.
 
 One class per grammar alias in grammar.lark; `rule` is that alias, the method
-that compiles it is `Compiler.<rule>` (interpreter/compile.py) for a statement
-and `ExpressionSource.src_<rule>` (interpreter/codegen.py) for an expression.
+that compiles it is `Compiler.<rule>` (interpreter/engine/compile.py) for a statement
+and `ExpressionSource.src_<rule>` (interpreter/engine/codegen.py) for an expression.
 Positions (line, col) are 1-based and relative to the DSL string; the checker
 maps them into the YAML file.
 """

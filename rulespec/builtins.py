@@ -1,7 +1,7 @@
 """The engine primitives a spec may call: name -> (min args, max args, summary).
 
 The language owns the signatures (so `validate` can check arity without the
-interpreter); interpreter/functions.py owns what each one does. Keyword
+interpreter); interpreter/engine/functions.py owns what each one does. Keyword
 arguments are listed in KEYWORDS; LAZY ones are evaluated once per item with
 the item bound to `it`.
 """

@@ -10,15 +10,13 @@ from dataclasses import dataclass, field
 
 from . import ast, kinds
 from .builtins import KEYWORDS, SIGNATURES
+from .scope import CARD_FIELDS, LAYOUT_FIELDS, RESULT_KEYS, assigned_names, for_variable  # noqa: F401
 from .dsl import KEYWORDS as RESERVED, parse_expression, parse_statements
 from .errors import RulespecError
 from .loader import did_you_mean
 
 # Names every rule may use, and the ones a context adds.
 IMPLICIT = {"players", "nplayers", "variant", "current_phase"}
-RESULT_KEYS = {"winner", "price"}       # what an auction returns
-CARD_FIELDS = {"id", "name", "kind"}
-LAYOUT_FIELDS = {"colour", "board", "q", "r"}   # what a cell of a hex_layout holds
 
 
 @dataclass
@@ -166,12 +164,6 @@ def _action_rules(name: str, action: dict) -> list[Rule]:
             rules.append(Rule(("actions", name, key), "expression", scope))
     rules.append(Rule(("actions", name, "do"), "statements", scope))
     return rules
-
-
-def for_variable(text) -> str | None:
-    """`c in player.hand` binds c."""
-    head = str(text).split(" in ", 1)[0].strip()
-    return head if head.isidentifier() else None
 
 
 def get_path(data, path):
@@ -372,19 +364,6 @@ def _direct_children(node):
     for slot in node.__slots__:
         value = getattr(node, slot)
         yield from ast._children(value)
-
-
-def assigned_names(tree, names: Names) -> set[str]:
-    """Locals of a rule: every name it binds (globals excepted: those are state)."""
-    bound = set()
-    for node in ast.walk(tree):
-        target = getattr(node, "target", None)
-        # `x += 1` changes a name that must exist already; it does not create one
-        if isinstance(target, ast.Name) and not isinstance(node, ast.AugAssign):
-            bound.add(target.id)
-        if isinstance(node, (ast.For, ast.Secretly, ast.Comprehension)):
-            bound.add(node.var)
-    return {b for b in bound if b not in names.globals}
 
 
 def _check_references(spec, names: Names) -> list[RulespecError]:

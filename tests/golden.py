@@ -10,7 +10,7 @@ import os
 
 from interpreter import load_game
 from interpreter.agents import make_agents
-from interpreter.log import replay, write_log
+from interpreter.tools.log import replay, write_log
 
 
 def write_golden(spec: str, players: int, seed: int, path: str, variant=None):

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from interpreter import load_game
-from interpreter.scenario import run_file
+from interpreter.tools.scenario import run_file
 
 
 def check_scenarios(path, at_least: int = 1):

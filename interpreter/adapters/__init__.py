@@ -1,0 +1,7 @@
+"""Any spec as another framework's environment.
+
+pettingzoo_env.py is a PettingZoo AEC environment (extra `[pettingzoo]`).
+
+May import: interpreter.engine, interpreter.agents, rulespec. Nothing imports
+an adapter but its users and its tests.
+"""

@@ -1,0 +1,244 @@
+"""Agents that look ahead: greedy (one step) and MCTS, honest about hidden information.
+
+Neither ever looks at what its seat cannot see. Both search copies made by
+`determinize`: the state as the seat sees it, with everything hidden from it
+filled in by a guess drawn from the agent's own generator — the cards it
+cannot see dealt anew among the zones it cannot see (each zone keeps its count,
+and each slot the kind of card in it: card backs show their kind),
+hidden variables drawn from their declared range, and a fresh random-number
+state so future shuffles and rolls are guesses too. The guess is built from a
+sorted pool, so two states that look the same to the seat give the same guess
+for the same generator: the real hidden state cannot leak through the order.
+
+Limit: locals of the rule being run (a frame's variables) are copied as they
+are; a spec should keep hidden things in hidden zones or variables, not in a
+local across another player's decision.
+"""
+from __future__ import annotations
+
+import bisect
+import math
+import random as _random
+
+from rulespec.errors import RuleError
+from ..engine import rng as _rng
+
+
+# -------------------------------------------------------------- determinize
+def determinize(state, seat: int, rand: _random.Random):
+    """A copy of `state` in which all that `seat` cannot see is a fresh guess."""
+    st = state.clone()
+    kinds = {card: attrs["kind"] for card, attrs in st.game.cards.items()}
+    hidden = [zone for zone in st.zones if not st._sees(zone, seat)]
+    # A card's back shows its kind: a guess keeps each hidden slot's kind, and deals the
+    # unseen cards of that kind (sorted first, so the real order cannot leak) into them.
+    pools: dict = {}
+    for zone in hidden:
+        for card in st.zones[zone]:
+            pools.setdefault(kinds[card], []).append(card)
+    for pool in pools.values():
+        pool.sort()
+        rand.shuffle(pool)
+    for zone in hidden:
+        cards = [pools[kinds[card]].pop() for card in st.zones[zone]]
+        st.zones[zone] = cards
+        for card in cards:
+            st.loc[card] = zone
+    _guess_variables(st, seat, rand)
+    st.rng = _rng.seed_state(rand.getrandbits(62))
+    return st
+
+
+def _guess_variables(st, seat, rand):
+    decls = st.game.decls
+    for name, decl in decls["globals"].items():
+        if decl.get("visibility", "public") != "public":
+            st.g[name] = _guess(decl, rand)
+    for name, decl in decls["per_player"].items():
+        vis = decl.get("visibility", "public")
+        if vis == "public":
+            continue
+        values = st.pv[name]
+        for s in range(st.n):
+            if not (vis == "owner" and s == seat):
+                values[s] = _guess(decl, rand)
+
+
+def _guess(decl, rand):
+    """A value the seat cannot see: any the declaration allows, else its start."""
+    if decl.get("one_of"):
+        return rand.choice(list(decl["one_of"]))
+    low, high = decl.get("min"), decl.get("max")
+    if isinstance(low, int) and isinstance(high, int) and low <= high:
+        return rand.randint(low, high)
+    return decl["start"]
+
+
+# ------------------------------------------------------------------ values
+def win_shares(state) -> list[float]:
+    """1 to the winner, split on a tie, 0 to everyone else: what MCTS maximises."""
+    winners = state.winner()
+    shares = [0.0] * state.n
+    for seat in winners:
+        shares[seat] = 1.0 / len(winners)
+    return shares
+
+
+def estimate(state, seat) -> float:
+    """How good `state` looks for `seat`: the spec's `heuristic:` for p, else its score;
+    relative to the best other seat, since a board game is won against the others."""
+    if state.is_terminal():
+        return 1e9 * win_shares(state)[seat] + _own(state, seat, state.game.score)
+    return margins(state)[seat]
+
+
+def margins(state) -> list[float]:
+    """Per seat, its `heuristic:` (else its score) minus the best other seat's: its lead."""
+    game = state.game
+    judge = game.heuristic or game.score
+    if judge is None:
+        return [0.0] * state.n
+    values = [judge(state, {"p": s}) for s in state.seats]
+    if state.n == 1:
+        return values
+    return [v - max(values[:s] + values[s + 1:]) for s, v in enumerate(values)]
+
+
+def _own(state, seat, f):
+    return f(state, {"p": state.seats[seat]}) if f is not None else 0
+
+
+# ------------------------------------------------------------------ agents
+class GreedyAgent:
+    """One step ahead: the option whose result `estimate` likes best (ties: at random)."""
+    name = "greedy"
+
+    def __init__(self, seed: int = 0, option: str | None = None):
+        if option:
+            raise ValueError("greedy takes no option")
+        self.rand = _random.Random(seed)
+
+    def choose(self, state):
+        seat = state.current_player()
+        options = state.legal_actions()
+        guess = determinize(state, seat, self.rand)
+        best, best_value = [], None
+        for option in options:
+            after = guess.clone()
+            try:
+                after.apply(option.index)
+            except RuleError:   # the guess cannot be played on (see MCTSAgent.choose)
+                continue
+            value = estimate(after, seat)
+            if best_value is None or value > best_value:
+                best, best_value = [option], value
+            elif value == best_value:
+                best.append(option)
+        best = best or options
+        return best[self.rand.randrange(len(best))]
+
+
+class _Node:
+    __slots__ = ("children", "visits", "total", "avail")
+
+    def __init__(self):
+        self.children: dict = {}   # option label -> _Node
+        self.visits, self.total, self.avail = 0, 0.0, 1
+
+
+class MCTSAgent:
+    """Information-set MCTS: each playout searches a new determinization, the tree is
+    keyed by option labels, and every seat's node maximises that seat's share.
+
+    `mcts:N` runs N playouts per decision, each to the end: a winner's share is 1
+    (split on a tie), everyone else's 0. `mcts:N:D` stops each random playout after
+    D decisions (D = 0: no random playout, the new node is judged at once), and
+    judges it by how each seat's margin (see `margins`) moved from the start of
+    the playout (see `_judge`): cheaper in long games."""
+    name = "mcts"
+    EXPLORE = 0.7
+
+    def __init__(self, seed: int = 0, option: str | None = None):
+        parts = (option or "200").split(":")
+        if len(parts) > 2 or not all(p.isdigit() for p in parts) or int(parts[0]) == 0:
+            raise ValueError(f"mcts takes mcts:PLAYOUTS or mcts:PLAYOUTS:DEPTH (PLAYOUTS "
+                             f"above 0, DEPTH 0 or more), not 'mcts:{option}'")
+        self.playouts = int(parts[0])
+        self.depth = int(parts[1]) if len(parts) == 2 else None
+        self.rand = _random.Random(seed)
+        self._moves: list[float] = []   # sorted sizes of the margin moves this search saw
+
+    def choose(self, state):
+        seat = state.current_player()
+        options = state.legal_actions()
+        if len(options) == 1:
+            return options[0]
+        root = _Node()
+        self._moves = []
+        for _ in range(self.playouts):
+            try:
+                guess = determinize(state, seat, self.rand)
+                start = margins(guess) if self.depth is not None else None
+                self._playout(root, guess, start)
+            except RuleError:
+                # A guess the spec's rules cannot play on (a rule expects a card in a
+                # hidden zone the guess moved away): skip it. Mark such zones public.
+                continue
+        by_label = {o.label: o for o in options}
+        ranked = sorted(by_label, key=lambda label: -(root.children[label].visits
+                                                       if label in root.children else -1))
+        return by_label[ranked[0]]
+
+    def _playout(self, root, st, start):
+        path, node = [], root
+        while not st.is_terminal():                      # select, then expand one node
+            player, labels = st.current_player(), st.pending.labels
+            untried = [i for i, label in enumerate(labels) if label not in node.children]
+            for label in labels:
+                if label in node.children:
+                    node.children[label].avail += 1
+            if untried:
+                index = untried[self.rand.randrange(len(untried))]
+                node.children[labels[index]] = child = _Node()
+                st.apply(index)
+                path.append((child, player))
+                break
+            index = self._select(node, labels, player)
+            node = node.children[labels[index]]
+            st.apply(index)
+            path.append((node, player))
+        rand, left = self.rand, self.depth
+        while not st.is_terminal() and left != 0:       # random to the end (or the depth)
+            st.apply(rand.randrange(len(st.pending.labels)))
+            if left is not None:
+                left -= 1
+        shares = win_shares(st) if st.is_terminal() else self._judge(st, start)
+        for child, player in path:
+            child.visits += 1
+            child.total += shares[player]
+
+    def _judge(self, st, start) -> list[float]:
+        """A cut playout's share for each seat: how far its margin moved from `start`,
+        squashed into (0, 1) by tanh, on the scale of the median move (of those not 0)
+        this search has seen. Not "who leads now": once one seat leads by far (say,
+        it holds a rank no other seat has) it leads in every playout, and a 0/1 lead
+        then tells the search nothing; how much the lead grew or shrank still does."""
+        moves = [m - s for m, s in zip(margins(st), start)]
+        seen = self._moves
+        for move in moves:
+            if move:
+                bisect.insort(seen, abs(move))
+        scale = seen[len(seen) // 2] if seen else 1.0
+        return [0.5 + 0.5 * math.tanh(move / scale) for move in moves]
+
+    def _select(self, node, labels, player) -> int:
+        best, best_value = 0, -1.0
+        for i, label in enumerate(labels):
+            child = node.children[label]
+            if child.visits == 0:   # its only playout was skipped
+                return i
+            value = (child.total / child.visits
+                     + self.EXPLORE * math.sqrt(math.log(child.avail) / child.visits))
+            if value > best_value:
+                best, best_value = i, value
+        return best

@@ -1,0 +1,354 @@
+"""Expressions compiled to one Python function each, instead of a closure per node.
+
+A closure per AST node costs a Python call per node on every evaluation; the
+profile of a real game is dominated by those calls. Here an expression tree
+becomes the source of one `lambda st, env: ...`, built from the checked AST.
+Spec functions take their parameters as Python arguments, an action's legal
+bindings are one comprehension, and the busiest instructions (see compile.py)
+are one generated `def` each.
+
+The spec is data and stays data: no text of the spec ever enters the
+generated source. Every literal, name and key is put in the function's
+namespace under a generated identifier (`_k3`), comprehension variables
+become generated identifiers (`_v1`), and nodes this module does not
+handle are compiled by the ordinary closure compiler and called (`_c2`).
+"""
+from __future__ import annotations
+
+import re
+
+from rulespec import ast
+from rulespec.scope import CARD_FIELDS, LAYOUT_FIELDS, RESULT_KEYS
+
+from rulespec.errors import RuleError
+from .functions import FUNCTIONS, _items
+from .values import Seat, Zone, display, player_zone
+
+_ARITH = {"+", "-", "*", "//", "%"}
+# a value cheap to read twice: a local, a constant, a variable
+_SIMPLE = re.compile(r"_[vak]\d+|_pl\d+|env\[_k\d+\]|st\.g\[_k\d+\]"
+                     r"|st\.pv\[_k\d+\]\[(_[va]\d+|_pl\d+|env\[_k\d+\])\]")
+_COMPARE = {"==", "!=", "<", "<=", ">", ">="}
+
+
+class ExpressionSource:
+    """Turns one expression tree into Python source plus its namespace."""
+
+    def __init__(self, compiler):
+        self.compiler = compiler
+        self.names = compiler.names
+        game = compiler.game
+        self.ns = {"_items": _items, "_contains": _contains, "_attr": attribute_of(game),
+                   "_index": _index, "_CARDS": game.cards, "_Seat": Seat,
+                   "_PZ": {z: [player_zone(z, i) for i in range(game.max_players)]
+                           for z in self.names.player_zones}}
+        # spec functions by generated name; those already compiled are bound now (a
+        # scenario step compiled later calls them too), the others as they compile
+        self._function_idents = {name: f"_fn{i}" for i, name in enumerate(self.names.functions)}
+        for name, fn in getattr(game, "calls", {}).items():
+            self.ns[self._function_idents[name]] = fn
+        self.consts: dict = {}
+        self.counter = 0
+        self.locals: dict = {}      # comprehension variable -> python identifier
+        n = self.names
+        # keys a map value can have: a constant map's, an auction result's, a layout cell's
+        self._map_keys = ({str(k) for v in n.constants.values() if isinstance(v, dict) for k in v}
+                          | RESULT_KEYS | LAYOUT_FIELDS)
+        # attribute names that may mean something other than a player's variable
+        self._shadow_attrs = (set(n.player_zones) | set(n.per_card) | n.card_attrs | CARD_FIELDS
+                              | self._map_keys)
+
+    def function(self, node, scope):
+        """f(state, env): an expression whose free names are looked up in env."""
+        source = self.source(node, scope)
+        code = compile(f"lambda st, env: {source}", f"<rulespec expression {self.counter}>", "eval")
+        return eval(code, self.ns)  # noqa: S307 — source built only from generated identifiers
+
+    def spec_function(self, name, node, scope):
+        """A spec function as f(state, *args): its parameters are Python arguments, so a
+        call builds no env. A body with a part left to closures (which read env) is
+        compiled the env way and wrapped."""
+        params = self.names.functions[name]
+        if _leaves_to_closures(node):
+            by_env = self.function(node, scope)
+            fn = lambda st, *args: by_env(st, dict(zip(params, args)))  # noqa: E731
+        else:
+            idents = [self.fresh("a") for _ in params]
+            saved = dict(self.locals)
+            self.locals.update(zip(params, idents))
+            try:
+                source = self.source(node, scope)
+            finally:
+                self.locals = saved
+            code = compile(f"lambda st{''.join(', ' + i for i in idents)}: {source}",
+                           f"<rulespec function {name}>", "eval")
+            fn = eval(code, self.ns)  # noqa: S307 — source built only from generated identifiers
+        self.ns[self._function_idents[name]] = fn
+        return fn
+
+    # ----------------------------------------------------------- statements
+    def statement(self, body: list[str], where: str):
+        """An instruction f(state, frame) from generated lines that use `env` (where a
+        part left to closures finds every local, as in an expression)."""
+        name = self.fresh("s")
+        lines = [f"def {name}(st, fr):", "    env = fr.env"] + ["    " + line for line in body]
+        code = compile("\n".join(lines), f"<rulespec statement {where}>", "exec")
+        exec(code, self.ns)  # noqa: S102 — source built only from generated identifiers
+        return self.ns.pop(name)
+
+    def target(self, node, scope):
+        """Where a value can be stored, as (lines to run first, Python place, checker
+        name or None); None for targets left to closures (a map's or list's item)."""
+        game, names = self.compiler.game, self.names
+        if isinstance(node, ast.Name):
+            kind, _ = names.resolve(node.id, scope)
+            if kind == "global":
+                return [], f"st.g[{self.const(node.id)}]", self._checker(game, "globals", node.id)
+            return [], f"env[{self.const(node.id)}]", None
+        if isinstance(node, ast.Attr) and node.name in names.per_player:
+            section, table = "per_player", "st.pv"
+        elif isinstance(node, ast.Attr) and node.name in names.per_card:
+            section, table = "per_card", "st.cv"
+        else:
+            return None
+        obj = self.fresh("o")   # read once, though an update reads and writes it
+        return ([f"{obj} = {self.source(node.obj, scope)}"],
+                f"{table}[{self.const(node.name)}][{obj}]", self._checker(game, section, node.name))
+
+    def _checker(self, game, section, name):
+        decl = game.decls[section][name]
+        if all(decl.get(k) is None for k in ("min", "max", "one_of")):
+            return None
+        return self.fresh("chk", game.checker(section, name))
+
+    def candidates(self, var, items, when, scope):
+        """An action's legal bindings as one function f(state, player) -> list: its
+        `for` values that pass its `when` (no `for`: [None] or []), with no env built
+        per candidate. None when a part is left to closures (they read env)."""
+        if _leaves_to_closures(*(n for n in (items, when) if n is not None)):
+            return None
+        saved = dict(self.locals)
+        self.locals["player"] = player = self.fresh("pl")
+        try:
+            if var is None:
+                source = "[None]" if when is None else f"([None] if {self.source(when, scope)} else [])"
+            else:
+                iterable = self.source(items, scope)
+                self.locals[var] = value = self.fresh("v")
+                cond = f" if {self.source(when, scope | {var})}" if when is not None else ""
+                source = f"[{value} for {value} in _items(st, {iterable}){cond}]"
+        finally:
+            self.locals = saved
+        code = compile(f"lambda st, {player}: {source}", f"<rulespec candidates {self.counter}>", "eval")
+        return eval(code, self.ns)  # noqa: S307 — source built only from generated identifiers
+
+    def const(self, value) -> str:
+        key = (type(value).__name__, repr(value))
+        if key not in self.consts:
+            self.counter += 1
+            self.consts[key] = name = f"_k{self.counter}"
+            self.ns[name] = value
+        return self.consts[key]
+
+    def fresh(self, stem, value=None) -> str:
+        self.counter += 1
+        name = f"_{stem}{self.counter}"
+        if value is not None:
+            self.ns[name] = value
+        return name
+
+    def source(self, node, scope) -> str:
+        method = getattr(self, "src_" + node.rule, None)
+        if method is None:
+            return self.fallback(node, scope)
+        return method(node, scope)
+
+    def fallback(self, node, scope) -> str:
+        closure = getattr(self.compiler, node.rule)(node, scope)
+        return f"{self.fresh('c', closure)}(st, env)"
+
+    # --------------------------------------------------------------- leaves
+    def src_number(self, node, scope):
+        return self.const(node.value)
+
+    src_string = src_const = src_number
+
+    def src_name(self, node, scope):
+        n = node.id
+        if n in self.locals:
+            return self.locals[n]
+        kind, payload = self.names.resolve(n, scope)
+        if kind == "local":
+            return f"env[{self.const(n)}]"
+        if kind == "global":
+            return f"st.g[{self.const(n)}]"
+        if kind == "players":
+            return "st.seats"
+        if kind == "nplayers":
+            return "st.n"
+        if kind == "current_phase":
+            return "st.phase"
+        if kind == "variant":
+            return self.const(self.compiler.game.variant)
+        if kind == "zone":
+            return self.const(Zone(n))
+        if kind in ("constant", "symbol", "board"):
+            return self.const(payload if kind == "constant" else n)
+        raise RuleError(f"unknown name '{n}'", line=node.line, col=node.col)
+
+    # ---------------------------------------------------------- structures
+    def src_attr(self, node, scope):
+        obj, key = self.source(node.obj, scope), node.name
+        if key in self.names.per_player and key not in self._shadow_attrs:
+            return f"st.pv[{self.const(key)}][{obj}]"
+        k = self.const(key)
+        general = f"_attr(st, {obj}, {k})"
+        if not _SIMPLE.fullmatch(obj):
+            return general
+        # What `attribute_of` would do, inline for the kinds of value this key can be
+        # read from (a cheap `obj` read twice costs less than a call); the general way
+        # for the rest, and for its error message.
+        n, cases = self.names, []
+        if key in n.per_player:
+            cases.append((f"{obj}.__class__ is _Seat", f"st.pv[{k}][{obj}]"))
+        elif key in n.player_zones:
+            cases.append((f"{obj}.__class__ is _Seat", f"_PZ[{k}][{obj}]"))
+        if key in n.per_card:
+            cases.append((f"{obj}.__class__ is str and {obj} in _CARDS", f"st.cv[{k}][{obj}]"))
+        elif key in n.card_attrs:
+            cases.append((f"{obj}.__class__ is str and {obj} in _CARDS and {k} in _CARDS[{obj}]",
+                          f"_CARDS[{obj}][{k}]"))
+        if key in self._map_keys:
+            cases.append((f"{obj}.__class__ is dict and {k} in {obj}", f"{obj}[{k}]"))
+        for test, value in reversed(cases):
+            general = f"({value} if {test} else {general})"
+        return general
+
+    def src_index(self, node, scope):
+        return f"_index(st, {self.source(node.obj, scope)}, {self.source(node.key, scope)})"
+
+    def src_call(self, node, scope):
+        if node.kwargs:
+            return self.fallback(node, scope)
+        args = [self.source(a, scope) for a in node.args]
+        if node.func in self.names.functions:
+            # bound by name when the function is compiled (functions may call each other)
+            return f"{self._function_idents[node.func]}(st{''.join(', ' + a for a in args)})"
+        fn = self.fresh("f", FUNCTIONS[node.func])
+        return f"{fn}(st{''.join(', ' + a for a in args)})"
+
+    def src_list_(self, node, scope):
+        return "[" + ", ".join(self.source(i, scope) for i in node.items) + "]"
+
+    def src_comprehension(self, node, scope):
+        if _leaves_to_closures(node):
+            # a closure-compiled part would look its variable up in env, where a
+            # generated comprehension does not put it: compile the whole as closures
+            return self.fallback(node, scope)
+        iterable = self.source(node.iter, scope)
+        var = self.fresh("v")
+        saved = self.locals.get(node.var)
+        self.locals[node.var] = var
+        try:
+            elt = self.source(node.elt, scope | {node.var})
+            cond = f" if {self.source(node.cond, scope | {node.var})}" if node.cond is not None else ""
+        finally:
+            if saved is None:
+                del self.locals[node.var]
+            else:
+                self.locals[node.var] = saved
+        return f"[{elt} for {var} in _items(st, {iterable}){cond}]"
+
+    # ------------------------------------------------------------ operators
+    def src_neg(self, node, scope):
+        return f"(-{self.source(node.operand, scope)})"
+
+    def src_not_(self, node, scope):
+        return f"(not {self.source(node.operand, scope)})"
+
+    def src_and_(self, node, scope):   # `not not`: the DSL's and/or give true or false
+        return "(not not (" + " and ".join(self.source(i, scope) for i in node.items) + "))"
+
+    def src_or_(self, node, scope):
+        return "(not not (" + " or ".join(self.source(i, scope) for i in node.items) + "))"
+
+    def src_compare(self, node, scope):
+        a, b = self.source(node.left, scope), self.source(node.right, scope)
+        if node.op in _COMPARE:
+            return f"({a} {node.op} {b})"
+        test = f"({a} in _contains(st, {b}))"
+        return test if node.op == "in" else f"(not {test})"
+
+    def src_arith(self, node, scope):
+        if node.op not in _ARITH:
+            return self.fallback(node, scope)
+        return f"({self.source(node.left, scope)} {node.op} {self.source(node.right, scope)})"
+
+    def src_if_exp(self, node, scope):
+        return (f"({self.source(node.then, scope)} if {self.source(node.cond, scope)} "
+                f"else {self.source(node.orelse, scope)})")
+
+
+def _closure_only(node) -> bool:
+    """Parts this module leaves to the closure compiler."""
+    if isinstance(node, ast.Call):
+        return bool(node.kwargs)
+    return not hasattr(ExpressionSource, "src_" + node.rule)
+
+
+def _leaves_to_closures(*roots) -> bool:
+    """True when a part under any of `roots` is compiled as a closure, which reads its
+    names from env: code that keeps names in Python locals cannot hold it."""
+    return any(_closure_only(n) for root in roots for n in ast.walk(root))
+
+
+def _contains(st, container):
+    return st.zones[container] if isinstance(container, Zone) else container
+
+
+def _index(st, container, key):
+    if isinstance(container, Zone):
+        container = st.zones[container]
+    return container[key]
+
+
+def attribute_of(game):
+    """x.key for any x: a player's variable or zone, a card's variable or attribute, a map's key."""
+    cards, names = game.cards, game.names
+    per_player, player_zones, per_card = names.per_player, names.player_zones, names.per_card
+    zones: dict = {}
+
+    def attr(st, x, key):
+        kind = type(x)
+        if kind is str:             # the usual cases first, by exact type
+            attrs = cards.get(x)
+            if attrs is not None and key not in per_card and key in attrs:
+                return attrs[key]
+        elif kind is dict and key in x:
+            return x[key]
+        elif kind is Seat:
+            if key in per_player:
+                return st.pv[key][x]
+            if key in player_zones:   # zone names never change: make each one once
+                zone = zones.get((key, x))
+                if zone is None:
+                    zone = zones[(key, x)] = Zone(f"{key}@{int(x)}")
+                return zone
+        return general(st, x, key)
+
+    def general(st, x, key):
+        if isinstance(x, int) and not isinstance(x, bool):
+            if key in per_player:
+                return st.pv[key][x]
+            if key in player_zones:
+                return Zone(f"{key}@{int(x)}")
+        elif isinstance(x, str):
+            if key in per_card and x in cards:
+                return st.cv[key][x]
+            attrs = cards.get(x)
+            if attrs is not None and key in attrs:
+                return attrs[key]
+        elif isinstance(x, dict) and key in x:
+            return x[key]
+        raise RuleError(f"{display(x, game.player_names)} has no '{key}'")
+    return attr

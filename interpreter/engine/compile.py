@@ -1,0 +1,559 @@
+"""AST -> programs, once, when a game loads.
+
+Each statement method of `Compiler` is named after the grammar alias (and AST
+`rule`) it compiles and appends instructions `f(state, frame)` to a Program.
+Expressions become one generated function each (codegen.py, `src_<rule>`),
+and so do the busiest instructions: procedure calls, if/while tests, and
+assignments to a variable (`_generated_store`; an item of a list or map keeps
+its closure setter). The two expression methods left here, `call` with keyword
+arguments and `comprehension` around one, are the closures codegen falls back
+on.
+"""
+from __future__ import annotations
+
+import operator
+
+from rulespec import ast, effects
+from rulespec.builtins import LAZY
+
+from rulespec.errors import RuleError
+from .flow import IN, NOTHING, RET, Frame, Program, ask
+from .functions import FUNCTIONS, _items
+from .values import Seat
+
+ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul,
+         "//": operator.floordiv, "%": operator.mod}
+
+
+class Compiler:
+    def __init__(self, game, names):
+        self.game = game
+        self.names = names
+        self.program: Program | None = None
+        self.file = game.file
+        self.mark = None
+        self._temp = 0
+        self.scope = set()
+        self.source = None      # codegen.ExpressionSource, made on first use
+
+    # ------------------------------------------------------------- plumbing
+    def where(self, node):
+        return (self.file, self.mark(node.line, node.col)[0] if self.mark else node.line)
+
+    def temp(self, stem: str) -> str:
+        self._temp += 1
+        return f"${stem}{self._temp}"
+
+    def expr(self, node, scope):
+        """An expression as f(state, env): generated Python (codegen.py) where it can be."""
+        return self._source().function(node, scope)
+
+    def candidates(self, var, items, when, scope):
+        """An action's legal bindings as f(state, player), or None (see codegen)."""
+        return self._source().candidates(var, items, when, scope)
+
+    def spec_function(self, name, node, scope):
+        """A spec function as f(state, *args)."""
+        return self._source().spec_function(name, node, scope)
+
+    def _source(self):
+        if self.source is None:
+            from .codegen import ExpressionSource
+            self.source = ExpressionSource(self)
+        return self.source
+
+    def block(self, stmts, scope):
+        self.scope = scope    # for rulespec.effects: which names are locals
+        for stmt in stmts:
+            getattr(self, stmt.rule)(stmt, scope)
+
+    def emit(self, node, instr, writes=True) -> int:
+        # explain.py reads these to say why a decision refused an option.
+        instr.node, instr.mark = node, self.mark
+        written = effects.writes(node, self.names, self.scope) if writes else frozenset()
+        return self.program.emit(instr, self.where(node), written)
+
+    def here(self) -> int:
+        return len(self.program.code)
+
+    def jump_to(self, cell):
+        def jump(st, fr):
+            fr.pc = cell[0]
+        return jump
+
+    # ---------------------------------------------------------- expressions
+    def call(self, node, scope):
+        func = node.func
+        args = [self.expr(a, scope) for a in node.args]
+        if func in self.names.functions:
+            return self._user_function(func, args)
+        fn = FUNCTIONS[func]
+        if node.kwargs:
+            return self._call_with_keywords(fn, args, node.kwargs, scope)
+        if len(args) == 1:
+            a0 = args[0]
+            return lambda st, env: fn(st, a0(st, env))
+        if len(args) == 2:
+            a0, a1 = args
+            return lambda st, env: fn(st, a0(st, env), a1(st, env))
+        return lambda st, env: fn(st, *[a(st, env) for a in args])
+
+    def _call_with_keywords(self, fn, args, kwargs, scope):
+        eager = {k: self.expr(v, scope) for k, v in kwargs.items() if k not in LAZY}
+        lazy = {k: self.expr(v, scope | {"it"}) for k, v in kwargs.items() if k in LAZY}
+
+        def call(st, env):
+            kw = {k: f(st, env) for k, f in eager.items()}
+            for k, f in lazy.items():
+                kw[k] = lambda item, f=f: _key(f(st, {**env, "it": item}))
+            return fn(st, *[a(st, env) for a in args], **kw)
+        return call
+
+    def _user_function(self, func, args):
+        calls = self.game.calls   # filled as functions compile: they may call each other
+
+        def call(st, env):
+            return calls[func](st, *[a(st, env) for a in args])
+        return call
+
+    def comprehension(self, node, scope):
+        inner = scope | {node.var}
+        it, elt = self.expr(node.iter, scope), self.expr(node.elt, inner)
+        cond = self.expr(node.cond, inner) if node.cond is not None else None
+        var = node.var
+
+        def comp(st, env):
+            local = dict(env)
+            out = []
+            for x in _items(st, it(st, env)):
+                local[var] = x
+                if cond is None or cond(st, local):
+                    out.append(elt(st, local))
+            return out
+        return comp
+
+    # ----------------------------------------------------------- assignment
+    def setter(self, target, scope):
+        """f(state, env, value) that stores value where `target` names."""
+        if isinstance(target, ast.Name):
+            kind, _ = self.names.resolve(target.id, scope)
+            n = target.id
+            if kind == "global":
+                check = self.game.checker("globals", n)
+                def set_global(st, env, v):
+                    st.g[n] = check(v)
+                return set_global
+
+            def set_local(st, env, v):
+                env[n] = v
+            return set_local
+        if isinstance(target, ast.Attr):
+            return self._attr_setter(target, scope)
+        return self._index_setter(target, scope)
+
+    def _attr_setter(self, target, scope):
+        obj, key = self.expr(target.obj, scope), target.name
+        if key in self.names.per_player:
+            check = self.game.checker("per_player", key)
+
+            def set_player(st, env, v):
+                st.pv[key][obj(st, env)] = check(v)
+            return set_player
+        if key in self.names.per_card:
+            check = self.game.checker("per_card", key)
+
+            def set_card(st, env, v):
+                st.cv[key][obj(st, env)] = check(v)
+            return set_card
+        raise RuleError(f"cannot assign to '.{key}': only per-player and per-card variables "
+                        f"can change", line=target.line, col=target.col)
+
+    def _index_setter(self, target, scope):
+        get_container, key = self.expr(target.obj, scope), self.expr(target.key, scope)
+        store = self.setter(target.obj, scope)
+
+        def set_item(st, env, v):
+            container = get_container(st, env)
+            copy = dict(container) if isinstance(container, dict) else list(container)
+            copy[key(st, env)] = v
+            store(st, env, copy)
+        return set_item
+
+    # ----------------------------------------------------------- statements
+    def assign(self, node, scope):
+        value = node.value
+        if isinstance(value, ast.Call) and value.func in self.names.procedures:
+            self._call_procedure(value, scope)
+            store = self.setter(node.target, scope)
+            self.emit(node, lambda st, fr: store(st, fr.env, fr.env.pop(RET, None)))
+            return
+        fast = self._generated_store(node, node.value, None, scope)
+        if fast is not None:
+            self.emit(node, fast)
+            return
+        store, get = self.setter(node.target, scope), self.expr(value, scope)
+        self.emit(node, lambda st, fr: store(st, fr.env, get(st, fr.env)))
+
+    def aug_assign(self, node, scope):
+        fast = self._generated_store(node, node.value, node.op[0], scope)
+        if fast is not None:
+            self.emit(node, fast)
+            return
+        store, current = self.setter(node.target, scope), self.expr(node.target, scope)
+        value, op = self.expr(node.value, scope), ARITH[node.op[0]]
+
+        def update(st, fr):
+            env = fr.env
+            store(st, env, op(current(st, env), value(st, env)))
+        self.emit(node, update)
+
+    def _generated_store(self, node, value, op, scope):
+        """`target = value` (op None) or `target op= value` as one generated
+        instruction; None where the closures must do it."""
+        source = self._source()
+        place = source.target(node.target, scope)
+        if place is None:
+            return None
+        lines, where, check = place
+        new = source.source(value, scope)
+        if op is not None:
+            new = f"{where} {op} ({new})"
+        lines = lines + [f"{where} = {check}({new})" if check else f"{where} = {new}"]
+        return source.statement(lines, f"line {node.line}")
+
+    def call_stmt(self, node, scope):
+        call = node.call
+        if call.func in self.names.procedures:
+            self._call_procedure(call, scope)
+            return
+        f = self.call(call, scope)
+        self.emit(node, lambda st, fr: f(st, fr.env))
+
+    def _call_procedure(self, call, scope):
+        """Push the procedure's frame, its arguments built in one generated instruction."""
+        source = self._source()
+        params = self.names.procedures[call.func]
+        args = ", ".join(f"{source.const(p)}: {source.source(a, scope)}" for p, a in zip(params, call.args))
+        frame = source.fresh("Frame", Frame)
+        self.emit(call, source.statement(
+            [f"st.stack.append({frame}({source.const('proc:' + call.func)}, {{{args}}}, "
+             f"fr.secret or bool(env.get('$secret'))))"], f"line {call.line}"))
+
+    def _branch(self, node, cond, cell, scope):
+        """`if not cond: jump to cell[0]` as one generated instruction: the test of an
+        if or a while."""
+        source = self._source()
+        target = source.fresh("cell", cell)
+        return source.statement([f"if not ({source.source(cond, scope)}):",
+                                 f"    fr.pc = {target}[0]"], f"line {node.line}")
+
+    def return_(self, node, scope):
+        value = self.expr(node.value, scope) if node.value is not None else None
+
+        def ret(st, fr):
+            result = value(st, fr.env) if value else None
+            st.stack.pop()
+            if st.stack:
+                st.stack[-1].env[RET] = result
+        self.emit(node, ret, writes=False)
+
+    def pass_(self, node, scope):
+        pass
+
+    def if_stmt(self, node, scope):
+        orelse, end = [0], [0]
+        self.emit(node, self._branch(node, node.cond, orelse, scope), writes=False)
+        self.block(node.body, scope)
+        if node.orelse:
+            self.emit(node, self.jump_to(end), writes=False)
+        orelse[0] = self.here()
+        self.block(node.orelse, scope)
+        end[0] = self.here()
+
+    def while_stmt(self, node, scope):
+        start, end = [self.here()], [0]
+        self.emit(node, self._branch(node, node.cond, end, scope), writes=False)
+        self.block(node.body, scope)
+        self.emit(node, self.jump_to(start), writes=False)
+        end[0] = self.here()
+
+    def for_stmt(self, node, scope, secret=False):
+        items, var = self.expr(node.iter, scope), node.var
+        where = self.expr(node.where, scope) if getattr(node, "where", None) is not None else None
+        key = self.temp("for")
+        end = [0]
+
+        def start(st, fr):
+            fr.env[key] = [list(_items(st, items(st, fr.env))), 0]
+            if secret:
+                fr.env["$secret"] = fr.env.get("$secret", 0) + 1
+        self.emit(node, start, writes=False)
+        top = self.here()
+
+        def step(st, fr):
+            env = fr.env
+            todo = env[key]
+            while todo[1] < len(todo[0]):
+                env[var] = todo[0][todo[1]]
+                env[key] = todo = [todo[0], todo[1] + 1]
+                if where is None or where(st, env):
+                    return
+            del env[key]
+            if secret:
+                env["$secret"] -= 1
+            fr.pc = end[0]
+        self.emit(node, step, writes=False)
+        self.block(node.body, scope)
+        self.emit(node, self.jump_to([top]), writes=False)
+        end[0] = self.here()
+
+    def secretly(self, node, scope):
+        self.for_stmt(node, scope, secret=True)
+
+    def run_phase(self, node, scope):
+        key, name = "phase:" + node.name, node.name
+
+        def enter(st, fr):
+            st.phase = name
+            st.stack.append(Frame(key, {}, fr.secret))
+        self.emit(node, enter, writes=False)
+
+    def signal(self, node, scope):
+        params = self.names.signals[node.name]
+        args = [self.expr(a, scope) for a in node.args]
+        kwargs = {k: self.expr(v, scope) for k, v in node.kwargs.items()}
+        keys = ["trigger:" + t for t in self.game.triggers_on.get(node.name, [])]
+
+        def send(st, fr):
+            env = fr.env
+            values = dict(zip(params, [a(st, env) for a in args]))
+            values.update({k: f(st, env) for k, f in kwargs.items()})
+            for key in reversed(keys):   # pushed in reverse so the first declared runs first
+                st.stack.append(Frame(key, dict(values), fr.secret))
+        self.emit(node, send, writes=False)
+
+    def end_game(self, node, scope):
+        reason = node.reason or f"end game at line {self.where(node)[1]}"
+        self.emit(node, lambda st, fr: st.finish(reason))
+
+    # ------------------------------------------------------------ decisions
+    def _decision(self, node, scope, offer, take):
+        """An instruction that asks a player: offer(st, env) -> (player, values, labels, kind);
+        take(st, env, value) stores the answer."""
+        def decide(st, fr):
+            env = fr.env
+            if IN in env:
+                take(st, env, env.pop(IN))
+                return
+            player, values, labels, kind = offer(st, env)
+            value = ask(st, fr, player, values, labels, kind)
+            if value is not NOTHING:
+                take(st, env, value)
+        self.emit(node, decide)
+
+    def choose_one(self, node, scope):
+        options, by = self.expr(node.options, scope), self.expr(node.by, scope)
+        store = self.setter(node.target, scope)
+        self._decision(node, scope,
+                       lambda st, env: (by(st, env), _items(st, options(st, env)), None, "one"),
+                       store)
+
+    def choose_number(self, node, scope):
+        low, high, by = (self.expr(n, scope) for n in (node.low, node.high, node.by))
+        store = self.setter(node.target, scope)
+        self._decision(node, scope,
+                       lambda st, env: (by(st, env), list(range(low(st, env), high(st, env) + 1)),
+                                        None, "number"),
+                       store)
+
+    def choose_several(self, node, scope):
+        count, options, by = (self.expr(n, scope) for n in (node.count, node.options, node.by))
+        store, key, up_to = self.setter(node.target, scope), self.temp("several"), node.up_to
+        done = "done"
+
+        def offer(st, env):
+            if key not in env:
+                env[key] = [[], list(_items(st, options(st, env))), count(st, env)]
+            picked, left, n = env[key]
+            values = list(left) if len(picked) < n else []
+            if up_to or len(picked) >= n or not left:
+                values.append(done)
+            return by(st, env), values, None, "several"
+
+        def take(st, env, value):
+            picked, left, n = env[key]
+            if value == done and (up_to or len(picked) >= n or not left):
+                del env[key]
+                store(st, env, picked)
+                return
+            left = list(left)
+            left.remove(value)
+            env[key] = [picked + [value], left, n]
+            if len(picked) + 1 >= n and not up_to:
+                del env[key]
+                store(st, env, picked + [value])
+                return
+            env[IN + "again"] = True
+        self._several(node, offer, take, key)
+
+    def _several(self, node, offer, take, key):
+        """Like _decision, but the instruction repeats until `take` stops asking."""
+        def decide(st, fr):
+            env = fr.env
+            while True:
+                if IN in env:
+                    take(st, env, env.pop(IN))
+                    if not env.pop(IN + "again", False):
+                        return
+                player, values, labels, kind = offer(st, env)
+                value = ask(st, fr, player, values, labels, kind)
+                if value is NOTHING:
+                    return
+                env[IN] = value
+        self.emit(node, decide)
+
+    def menu(self, node, scope):
+        by = self.expr(node.by, scope)
+        conds = [self.expr(o.cond, scope) if o.cond is not None else None for o in node.options]
+        labels = [o.label for o in node.options]
+        targets = [[0] for _ in node.options]
+        end = [0]
+
+        def decide(st, fr):
+            env = fr.env
+            if IN in env:
+                fr.pc = targets[env.pop(IN)][0]
+                return
+            legal = [i for i, c in enumerate(conds) if c is None or c(st, env)]
+            value = ask(st, fr, by(st, env), legal, [labels[i] for i in legal], "menu")
+            if value is not NOTHING:
+                fr.pc = targets[value][0]
+        self.emit(node, decide, writes=False)
+        for option, target in zip(node.options, targets):
+            target[0] = self.here()
+            self.block(option.body, scope)
+            self.emit(option, self.jump_to(end), writes=False)
+        end[0] = self.here()
+
+    def turn(self, node, scope):
+        player, actions, until_done = self.expr(node.player, scope), node.actions, node.until_done
+        key = self.temp("turn")
+        game = self.game
+
+        def decide(st, fr):
+            env = fr.env
+            if IN in env:
+                choice = env.pop(IN)
+                if choice == "done":
+                    del env[key]
+                    return
+                env[key] = [env[key][0], True]   # a new list: clones share frame values
+                name, bound = choice
+                fr.pc -= 1   # come back here when the action is over
+                st.stack.append(game.actions[name].frame(env[key][0], bound, fr))
+                st.fired[game.actions[name].key] = st.fired.get(game.actions[name].key, 0) + 1
+                return
+            if key not in env:
+                env[key] = [player(st, env), False]
+            p, acted = env[key]
+            if acted and not until_done:
+                del env[key]
+                return
+            values, labels = game.options_for(st, p, actions)
+            if until_done:
+                values.append("done")
+                labels.append("done")
+            if not values:
+                del env[key]
+                return
+            value = ask(st, fr, p, values, labels, "action")
+            if value is not NOTHING:
+                env[IN] = value
+                fr.pc -= 1
+        self.emit(node, decide)
+
+    def auction(self, node, scope):
+        among = self.expr(node.among, scope)
+        opening = self.expr(node.opening, scope) if node.opening else (lambda st, env: 1)
+        inner = scope | {"bidder"}
+        raise_by = self.expr(node.raise_, inner) if node.raise_ else (lambda st, env: 1)
+        limit = self.expr(node.limit, inner)
+        starter = self.expr(node.starter, scope) if node.starter else None
+        store, key = self.setter(node.target, scope), self.temp("auction")
+
+        def offer(st, env):
+            if key not in env:
+                env[key] = _auction_start(st, env, among, opening, starter)
+            state = env[key] = dict(env[key])   # copied before changing: clones share frame values
+            while True:
+                bidder = _next_bidder(state)
+                if bidder is None:
+                    return None
+                benv = {**env, "bidder": bidder}
+                low = state["price"] + raise_by(st, benv) if state["high"] is not None else state["price"]
+                high = limit(st, benv)
+                if low <= high:
+                    bids = list(range(low, high + 1))
+                    return bidder, ["pass"] + bids, ["pass"] + [f"bid {b}" for b in bids], "bid"
+                state["active"] = [b for b in state["active"] if b != bidder]
+
+        def take(st, env, value):
+            state = env[key] = dict(env[key])
+            bidder = _next_bidder(state)
+            if value == "pass":
+                state["active"] = [b for b in state["active"] if b != bidder]
+            else:
+                state["high"], state["price"] = bidder, value
+            state["turn"] += 1
+            env[IN + "again"] = True
+
+        def decide(st, fr):
+            env = fr.env
+            while True:
+                if IN in env:
+                    take(st, env, env.pop(IN))
+                    env.pop(IN + "again", None)
+                asked = offer(st, env)
+                if asked is None:
+                    state = env.pop(key)
+                    winner = state["high"]
+                    store(st, env, {"winner": winner, "price": state["price"] if winner is not None else 0})
+                    return
+                value = ask(st, fr, *asked)
+                if value is NOTHING:
+                    return
+                env[IN] = value
+        self.emit(node, decide)
+
+
+def _auction_start(st, env, among, opening, starter):
+    order = [Seat(p) for p in _items(st, among(st, env))]
+    state = {"order": order, "active": list(order), "high": None,
+             "price": opening(st, env), "turn": 0}
+    if starter is not None:
+        first = Seat(starter(st, env))
+        state["high"] = first
+        if first in order:   # the starter opens, then the others bid after them
+            state["turn"] = order.index(first) + 1
+    return state
+
+
+def _next_bidder(state):
+    """The next bidder still in, in order, who is not the high bidder; None ends it."""
+    order, active = state["order"], state["active"]
+    rivals = [b for b in active if b != state["high"]]
+    if not rivals:
+        return None
+    for i in range(len(order)):
+        bidder = order[(state["turn"] + i) % len(order)]
+        if bidder in rivals:
+            state["turn"] = (state["turn"] + i) % len(order)
+            return bidder
+    return None
+
+
+def _key(value):
+    """Sort keys: lists compare item by item; none sorts first."""
+    if isinstance(value, list):
+        return tuple(_key(v) for v in value)
+    return (0, 0) if value is None else (1, value)

@@ -1,0 +1,195 @@
+"""The resumable flow: frames, programs, decisions and the run loop.
+
+A rule compiles to a Program: a flat list of instructions (closures) with
+jumps. Where execution stands is data in the state — a stack of Frames, each
+(program, pc, locals) — so a game can stop at any decision, be copied or
+saved, and go on from exactly there.
+
+An instruction that needs a player's decision sets `state.pending`, steps its
+frame's pc back onto itself and returns. `State.apply` puts the chosen value
+in the frame's locals under "$in" and runs the instruction again, which now
+takes the value and carries on.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from rulespec.errors import RuleError, RulespecError
+from .changes import Watcher
+from .values import decode, display, encode
+
+IN = "$in"      # where a decision's answer waits for its instruction
+RET = "$ret"    # where a procedure's return value lands in its caller
+
+
+class Program:
+    __slots__ = ("key", "rule", "code", "lines", "written", "end_checks")
+
+    def __init__(self, key: str, rule: str):
+        self.key = key          # "phase:market", "action:buy", ...
+        self.rule = rule        # readable name of the rule, for messages
+        self.code: list = []    # instructions: f(state, frame)
+        self.lines: list = []   # (file, line) of each instruction
+        self.written: list = []  # what it may change (rulespec.effects), None: anything
+        self.end_checks: list = []  # per instruction: the end conditions to check after it
+
+    def emit(self, instr, where, written=None) -> int:
+        self.code.append(instr)
+        self.lines.append(where)
+        self.written.append(written)
+        return len(self.code) - 1
+
+    def plan_end_checks(self, conditions) -> None:
+        """conditions: [(name, closure, reads)]; keep, per instruction, those whose
+        reads it may write, so the run loop checks nothing else."""
+        self.end_checks = [
+            tuple((name, cond) for name, cond, reads in conditions
+                  if written is None or reads is None or written & reads)
+            for written in self.written]
+
+
+class Frame:
+    __slots__ = ("proc", "pc", "env", "secret")
+
+    def __init__(self, proc: str, env: dict, secret: bool = False, pc: int = 0):
+        self.proc, self.env, self.secret, self.pc = proc, env, secret, pc
+
+    def copy(self) -> "Frame":
+        return Frame(self.proc, dict(self.env), self.secret, self.pc)
+
+    def to_data(self):
+        return [self.proc, self.pc, self.secret, {k: encode(v) for k, v in self.env.items()}]
+
+    @classmethod
+    def from_data(cls, data):
+        proc, pc, secret, env = data
+        return cls(proc, {k: decode(v) for k, v in env.items()}, secret, pc)
+
+
+class Option(NamedTuple):
+    """A legal action: what `State.apply` accepts, and its readable label."""
+    label: str
+    index: int
+
+    def __str__(self):
+        return self.label
+
+
+class Decision:
+    """A pending decision: who decides, and the legal options (labels and values)."""
+    __slots__ = ("player", "labels", "values", "kind", "secret", "where")
+
+    def __init__(self, player, labels, values, kind, secret=False, where=None):
+        self.player, self.labels, self.values = player, labels, values
+        self.kind, self.secret, self.where = kind, secret, where
+
+    def to_data(self):
+        return {"player": self.player, "labels": self.labels,
+                "values": [encode(v) for v in self.values], "kind": self.kind,
+                "secret": self.secret, "where": self.where}
+
+    @classmethod
+    def from_data(cls, d):
+        return cls(d["player"], d["labels"], [decode(v) for v in d["values"]], d["kind"],
+                   d["secret"], d.get("where"))
+
+
+def unique_labels(labels: list[str]) -> list[str]:
+    """Equal labels get ' (2)', ' (3)' so every option can be named."""
+    if len(set(labels)) == len(labels):
+        return labels
+    seen: dict[str, int] = {}
+    out = []
+    for label in labels:
+        seen[label] = seen.get(label, 0) + 1
+        out.append(label if seen[label] == 1 else f"{label} ({seen[label]})")
+    return out
+
+
+def ask(st, fr, player, values, labels=None, kind="one"):
+    """Offer `values` to `player`. Returns the value at once when there is no real
+    choice (one option); otherwise suspends and returns NOTHING."""
+    if not values:
+        raise RuleError("there is nothing to choose from")
+    if len(values) == 1:
+        return values[0]
+    names = st.game.player_names
+    labels = unique_labels(labels or [display(v, names) for v in values])
+    program = st.game.programs[fr.proc]
+    fr.pc -= 1
+    st.pending = Decision(int(player), labels, list(values), kind,
+                          fr.secret or bool(fr.env.get("$secret")), program.lines[fr.pc])
+    return NOTHING
+
+
+class _Nothing:
+    __slots__ = ()
+
+    def __repr__(self):
+        return "NOTHING"
+
+
+NOTHING = _Nothing()
+
+
+def run(st, finish_when_done: bool = True) -> None:
+    """Run until a decision is pending or the game is over."""
+    # The change observer snapshots the state here, so changes made between
+    # two runs (an answer stored by apply) are credited to the next instruction.
+    watch = Watcher(st) if st.trace is not None else None
+    game = st.game
+    programs, budget = game.programs, game.step_budget
+    stack = st.stack
+    steps = 0
+    fr = program = None
+    pc = 0
+    try:
+        while stack and st.pending is None and not st.over:
+            fr = stack[-1]
+            program = programs[fr.proc]
+            pc = fr.pc
+            if pc >= len(program.code):
+                stack.pop()
+                continue
+            fr.pc = pc + 1
+            program.code[pc](st, fr)
+            if watch is not None:
+                watch.after(program, pc)
+            checks = program.end_checks[pc]
+            if checks and not st.over:
+                for name, cond in checks:
+                    if cond(st, {}):
+                        st.finish(name)
+                        if watch is not None:
+                            watch.ended(name)
+                        break
+            steps += 1
+            if steps > budget:
+                raise RuleError(f"the game ran {budget} steps without asking anyone anything: "
+                                f"a loop that never ends?")
+        if not stack and not st.over and finish_when_done:
+            st.finish("the flow ended")
+            if watch is not None:
+                watch.flow_ended()
+    except RulespecError as e:
+        raise _locate(e, program, pc) from None
+    except RecursionError:
+        raise _locate(RuleError("procedures call each other too deeply"), program, pc) from None
+    except (KeyError, TypeError, ValueError, IndexError, ZeroDivisionError, AttributeError) as e:
+        raise _locate(RuleError(_explain(e)), program, pc) from None
+
+
+def _locate(error, program, pc):
+    if program is not None and error.line is None:
+        file, line = program.lines[pc] if pc < len(program.lines) else (None, None)
+        error.file, error.line, error.col = file, line, 1
+        error.message = f"{error.message} (in {program.rule})"
+    return error
+
+
+def _explain(e: Exception) -> str:
+    if isinstance(e, KeyError):
+        return f"{e.args[0]!r} is not set here (a local used before it was given a value, or a missing key)"
+    if isinstance(e, ZeroDivisionError):
+        return "division by zero"
+    return f"{type(e).__name__}: {e}"

@@ -1,0 +1,301 @@
+"""What each engine primitive does. Signatures live in rulespec/builtins.py.
+
+Every function takes the state first. None changes a list or map in place.
+"""
+from __future__ import annotations
+
+from rulespec.errors import RuleError
+from . import rng
+from .boards import join_hex_boards, layout_board
+from .values import Seat, Zone, display
+
+
+def _items(st, x):
+    """A zone's cards, a list, or a map's keys, as a list."""
+    if type(x) is list:     # the usual case first: this runs for every comprehension
+        return x
+    if isinstance(x, Zone):
+        return list(st.zones[x])
+    if isinstance(x, dict):
+        return list(x)
+    if isinstance(x, list):
+        return x
+    raise RuleError(f"expected a list or a zone, got {display(x)}")
+
+
+def _many(x):
+    return x if isinstance(x, list) else [x]
+
+
+# numbers and lists -------------------------------------------------------------
+def count(st, x):
+    return len(st.zones[x]) if isinstance(x, Zone) else len(_items(st, x))
+
+
+def sum_(st, xs):
+    return sum(_items(st, xs))
+
+
+def _extreme(pick, st, args, by):
+    items = _items(st, args[0]) if len(args) == 1 else list(args)
+    items = [i for i in items if i is not None] if by is None else items
+    if not items:
+        return None
+    return pick(items, key=by) if by else pick(items)
+
+
+def max_(st, *args, by=None):
+    return _extreme(max, st, args, by)
+
+
+def min_(st, *args, by=None):
+    return _extreme(min, st, args, by)
+
+
+def sort(st, xs, by=None, descending=False):
+    return sorted(_items(st, xs), key=by, reverse=bool(descending))
+
+
+def first(st, xs):
+    items = _items(st, xs)
+    return items[0] if items else None
+
+
+def last(st, xs):
+    items = _items(st, xs)
+    return items[-1] if items else None
+
+
+def append(st, xs, x):
+    return _items(st, xs) + [x]
+
+
+def remove(st, xs, x):
+    items = list(_items(st, xs))
+    if x in items:
+        items.remove(x)
+    return items
+
+
+def index_of(st, xs, x):
+    items = _items(st, xs)
+    return items.index(x) if x in items else None
+
+
+def rotate(st, xs, start):
+    items = _items(st, xs)
+    if start not in items:
+        raise RuleError(f"rotate: {display(start)} is not in {display(items)}")
+    i = items.index(start)
+    return items[i:] + items[:i]
+
+
+def unique(st, xs):
+    return list(dict.fromkeys(_items(st, xs)))
+
+
+def get(st, m, key, default=None):
+    return m.get(key, default)
+
+
+def with_key(st, m, key, value):
+    return {**m, key: value}
+
+
+# players -------------------------------------------------------------------------
+def next_player(st, p, n=1):
+    return Seat((p + n) % st.n)
+
+
+def previous_player(st, p, n=1):
+    return Seat((p - n) % st.n)
+
+
+def clockwise_from(st, p):
+    return [Seat((p + i) % st.n) for i in range(st.n)]
+
+
+def others(st, p):
+    return clockwise_from(st, p)[1:]
+
+
+# cards and zones -------------------------------------------------------------------
+def _card(st, c):
+    attrs = st.game.cards.get(c)
+    if attrs is None:
+        raise RuleError(f"{display(c)} is not a card")
+    return attrs
+
+
+def has(st, zone, name):
+    return find(st, zone, name) is not None
+
+
+def find(st, zone, name):
+    cards = st.game.cards
+    for c in st.zones[zone]:
+        if cards[c]["name"] == name:
+            return c
+    return None
+
+
+def named(st, name):
+    return list(st.game.cards_by_name.get(name, []))
+
+
+def where(st, c):
+    _card(st, c)
+    return Zone(st.loc[c])
+
+
+def owner(st, zone):
+    seat = Zone(zone).seat
+    return None if seat is None else Seat(seat)
+
+
+def shuffle(st, zone):
+    st.rng = rng.shuffle(st.rng, st.zones[zone])
+    st.chance("shuffle", zone, list(st.zones[zone]))
+
+
+def draw(st, src, dst, n=1):
+    drawn = []
+    for _ in range(n):
+        if not st.zones[src]:
+            refill = st.game.reshuffle_from.get(Zone(src).base)
+            if refill is None or not st.zones[_same_owner(src, refill)]:
+                break
+            move(st, list(st.zones[_same_owner(src, refill)]), src)
+            shuffle(st, src)
+        card = st.zones[src][0]
+        move(st, card, dst)
+        drawn.append(card)
+    return drawn
+
+
+def _same_owner(zone, base):
+    seat = Zone(zone).seat
+    return Zone(base if seat is None else f"{base}@{seat}")
+
+
+def _put(st, cards, zone, at_end):
+    zones, loc, known = st.zones, st.loc, st.game.cards
+    target, limit = zones[zone], st.game.limits.get(Zone(zone).base)
+    for c in _many(cards):
+        if c not in known:
+            _card(st, c)    # says what is wrong
+        zones[loc[c]].remove(c)
+        if at_end:
+            target.append(c)
+        else:
+            target.insert(0, c)
+        loc[c] = zone
+        if limit is not None and len(target) > limit:
+            raise RuleError(f"zone {zone} would hold {len(target)} cards, over its limit of {limit}")
+
+
+def move(st, cards, zone):
+    _put(st, list(reversed(_many(cards))), zone, at_end=False)
+
+
+def move_bottom(st, cards, zone):
+    _put(st, cards, zone, at_end=True)
+
+
+# chance -----------------------------------------------------------------------------
+def roll(st, sides):
+    st.rng, value = rng.below(st.rng, sides)
+    st.chance("roll", sides, value + 1)
+    return value + 1
+
+
+def random_of(st, xs):
+    items = _items(st, xs)
+    if not items:
+        raise RuleError("random_of: the list is empty")
+    st.rng, i = rng.below(st.rng, len(items))
+    st.chance("pick", len(items), i)
+    return items[i]
+
+
+# boards ------------------------------------------------------------------------------
+def _board(st, name):
+    if isinstance(name, dict):   # a layout joined during play (hex_layout)
+        return layout_board(name)
+    board = st.game.boards.get(name)
+    if board is None:
+        raise RuleError(f"{display(name)} is not a board")
+    return board
+
+
+def hex_layout(st, parts):
+    """Join hex boards into one layout: parts are [board, dq, dr], each board's cells
+    shifted by (dq, dr) axial steps."""
+    pieces = []
+    for part in _items(st, parts):
+        if not isinstance(part, list) or len(part) != 3:
+            raise RuleError(f"hex_layout: each part is [board, dq, dr], not {display(part)}")
+        name, dq, dr = part
+        pieces.append((_board(st, name), name, dq, dr))
+    try:
+        return join_hex_boards(pieces)
+    except ValueError as e:
+        raise RuleError(f"hex_layout: {e}") from None
+
+
+def flatten(st, xs):
+    out = []
+    for x in _items(st, xs):
+        out.extend(_items(st, x))
+    return out
+
+
+def next_node(st, board, node):
+    succ = _board(st, board).successors(node)
+    return succ[0] if succ else None
+
+
+def previous_node(st, board, node):
+    pred = _board(st, board).predecessors(node)
+    return pred[0] if pred else None
+
+
+def log(st, message):
+    st.note(display(message, st.game.player_names))
+
+
+FUNCTIONS = {
+    "count": count, "sum": sum_, "max": max_, "min": min_,
+    "abs": lambda st, x: abs(x),
+    "all": lambda st, xs: all(_items(st, xs)),
+    "any": lambda st, xs: any(_items(st, xs)),
+    "range": lambda st, a, b=None: list(range(a)) if b is None else list(range(a, b)),
+    "sort": sort, "first": first, "last": last, "append": append, "remove": remove,
+    "index_of": index_of,
+    "reverse": lambda st, xs: list(reversed(_items(st, xs))),
+    "rotate": rotate, "unique": unique,
+    "occurrences": lambda st, xs, x: _items(st, xs).count(x),
+    "keys": lambda st, m: list(m),
+    "get": get, "with_key": with_key,
+    "text": lambda st, x: display(x, st.game.player_names),
+    "next_player": next_player, "previous_player": previous_player,
+    "others": others, "clockwise_from": clockwise_from,
+    "cards": lambda st, z: list(st.zones[z]),
+    "top": lambda st, z: st.zones[z][0] if st.zones[z] else None,
+    "name": lambda st, c: _card(st, c)["name"],
+    "kind": lambda st, c: _card(st, c)["kind"],
+    "has": has, "find": find, "named": named, "where": where, "owner": owner,
+    "shuffle": shuffle, "draw": draw, "move": move, "move_bottom": move_bottom,
+    "roll": roll, "random_of": random_of,
+    "nodes": lambda st, b: _board(st, b).nodes(),
+    "next_node": next_node, "previous_node": previous_node,
+    "successors": lambda st, b, n: _board(st, b).successors(n),
+    "neighbours": lambda st, b, n: _board(st, b).neighbours(n),
+    "distance": lambda st, b, x, y: _board(st, b).distance(x, y),
+    "node_attr": lambda st, b, n, key, default=None: _board(st, b).attr(n, key, default),
+    "colour_zone": lambda st, b, cell: _board(st, b).colour_zone(cell),
+    "colour_zones": lambda st, b, colour: _board(st, b).colour_zones(colour),
+    "connected": lambda st, b, cells: _board(st, b).connected(_items(st, cells)),
+    "log": log,
+    "hex_layout": hex_layout, "flatten": flatten,
+}

@@ -1,0 +1,265 @@
+"""A compiled game: the spec's rules as closures, built once, shared by every state."""
+from __future__ import annotations
+
+import hashlib
+
+from rulespec import effects, validate
+from rulespec.scope import assigned_names, for_variable
+
+from rulespec.errors import RuleError, RulespecError
+from .boards import Board
+from .compile import Compiler
+from .flow import Frame, Option, Program
+from .functions import _items
+from .values import Seat, display
+
+STEP_BUDGET = 1_000_000
+
+
+def load_game(path, variant: str | None = None, text: str | None = None) -> "Game":
+    """Load, check and compile a spec; raises SpecErrors when it is not valid."""
+    return Game(validate(path, variant=variant, text=text))
+
+
+class Action:
+    def __init__(self, name, var, items, when, label, candidates=None):
+        self.name, self.var, self.items, self.when, self.label = name, var, items, when, label
+        self.key = "action:" + name
+        self.candidates = candidates or self._candidates   # generated where it can be
+
+    def options(self, st, player, values: list, labels: list) -> None:
+        """Add this action's legal (action, bound value) choices and their labels."""
+        for value in self.candidates(st, player):
+            env = {"player": player, self.var: value} if self.var else {"player": player}
+            values.append((self.name, value))
+            labels.append(self._label(st, env, value))
+
+    def _candidates(self, st, player) -> list:
+        """The `for` values that pass `when`, by the closures (explain.py's way too)."""
+        env = {"player": player}
+        values = _items(st, self.items(st, env)) if self.items else [None]
+        out = []
+        for value in values:
+            if self.var:
+                env = {"player": player, self.var: value}
+            if self.when is None or self.when(st, env):
+                out.append(value)
+        return out
+
+    def _label(self, st, env, value):
+        if self.label is not None:
+            return display(self.label(st, env), st.game.player_names)
+        if self.var:
+            return f"{self.name} {display(value, st.game.player_names)}"
+        return self.name
+
+    def frame(self, player, bound, parent: Frame) -> Frame:
+        env = {"player": player}
+        if self.var:
+            env[self.var] = bound
+        return Frame(self.key, env, parent.secret or bool(parent.env.get("$secret")))
+
+
+class Game:
+    def __init__(self, checked):
+        spec, names, data = checked.spec, checked.names, checked.spec.data
+        self.spec, self.names, self.data = spec, names, data
+        self.file, self.variant, self.name = spec.file, spec.variant, data["game"]
+        self.min_players, self.max_players = data["players"]["min"], data["players"]["max"]
+        self.spec_hash = hashlib.sha256(spec.source.encode()).hexdigest()[:16]
+        self.step_budget = STEP_BUDGET
+        self.boards = {n: Board(n, d) for n, d in (data.get("boards") or {}).items()}
+        self._build_cards(data)
+        self.decls = {s: {k: _decl(v) for k, v in (data.get(s) or {}).items()}
+                      for s in ("globals", "per_player", "per_card")}
+        self.zone_decls = data.get("zones") or {}
+        self.player_zone_decls = data.get("player_zones") or {}
+        self.limits = {k: v.get("limit") for k, v in {**self.zone_decls, **self.player_zone_decls}.items()
+                       if (v or {}).get("limit") is not None}
+        self.reshuffle_from = {k: v["reshuffle_from"] for k, v in
+                               {**self.zone_decls, **self.player_zone_decls}.items()
+                               if (v or {}).get("reshuffle_from")}
+        self.triggers_on: dict[str, list[str]] = {}
+        for tname, trig in (data.get("triggers") or {}).items():
+            self.triggers_on.setdefault(trig["on"], []).append(tname)
+        self.player_names = list(data["players"].get("names") or [])
+        self._compile(checked.rules)
+
+    def _build_cards(self, data):
+        self.cards: dict[str, dict] = {}
+        self.cards_by_name: dict[str, list[str]] = {}
+        self.card_start: dict[str, str] = {}
+        for kind, decl in (data.get("cards") or {}).items():
+            defaults = decl.get("attrs") or {}
+            for entry in decl["list"]:
+                count = entry.get("count", 1)
+                for i in range(1, count + 1):
+                    cid = entry["name"] if count == 1 else f"{entry['name']}#{i}"
+                    if cid in self.cards:
+                        raise self.spec.error(f"two cards are called '{cid}'", ("cards", kind))
+                    attrs = {**defaults, **{k: v for k, v in entry.items() if k != "count"}}
+                    self.cards[cid] = {**attrs, "id": cid, "kind": kind}
+                    self.cards_by_name.setdefault(entry["name"], []).append(cid)
+                    self.card_start[cid] = decl["in"]
+
+    # ---------------------------------------------------------------- compile
+    def _compile(self, rules):
+        by_path = {r.path: r for r in rules}
+        compiler = Compiler(self, self.names)
+        self.programs: dict[str, Program] = {}
+        self.calls = {}     # spec function name -> f(state, *args)
+
+        def expr(path):
+            rule = by_path.get(path)
+            if rule is None:
+                return None
+            compiler.mark = lambda line, col: self.spec.text_position(rule.path, line, col)
+            tree = rule.tree.right if path[-1] == "for" else rule.tree
+            return compiler.expr(tree, set(rule.scope) | assigned_names(rule.tree, self.names))
+
+        def candidates(name, var):
+            items, when = by_path.get(("actions", name, "for")), by_path.get(("actions", name, "when"))
+            rule = when or items
+            if rule is None:
+                return None
+            compiler.mark = lambda line, col: self.spec.text_position(rule.path, line, col)
+            scope = set(rule.scope) | assigned_names(rule.tree, self.names)
+            return compiler.candidates(var, items.tree.right if items else None,
+                                       when.tree if when else None, scope)
+
+        def function(name):
+            rule = by_path[("functions", name, "expr")]
+            compiler.mark = lambda line, col: self.spec.text_position(rule.path, line, col)
+            return compiler.spec_function(name, rule.tree,
+                                          set(rule.scope) | assigned_names(rule.tree, self.names))
+
+        def program(key, label, path, prelude=None):
+            rule = by_path[path]
+            compiler.mark = lambda line, col: self.spec.text_position(rule.path, line, col)
+            compiler.program = prog = Program(key, label)
+            if prelude:
+                prog.emit(prelude, (self.file, self.spec.mark(path)[0]), frozenset())
+            compiler.block(rule.tree.body, set(rule.scope) | assigned_names(rule.tree, self.names))
+            self.programs[key] = prog
+
+        try:
+            for name in self.names.functions:
+                self.calls[name] = function(name)
+            program("flow", "the flow", ("flow",))
+            for name in self.data.get("phases") or {}:
+                program("phase:" + name, f"phase {name}", ("phases", name, "do"))
+            for name in self.data.get("procedures") or {}:
+                program("proc:" + name, f"procedure {name}", ("procedures", name, "do"))
+            self.actions = {}
+            for name, decl in (self.data.get("actions") or {}).items():
+                var = for_variable(decl["for"]) if "for" in decl else None
+                self.actions[name] = Action(name, var, expr(("actions", name, "for")),
+                                            expr(("actions", name, "when")),
+                                            expr(("actions", name, "label")),
+                                            candidates(name, var))
+                program("action:" + name, f"action {name}", ("actions", name, "do"))
+            for name in self.data.get("triggers") or {}:
+                when = expr(("triggers", name, "when"))
+                program("trigger:" + name, f"trigger {name}", ("triggers", name, "do"),
+                        prelude=_fires(when, "trigger:" + name))
+            self.end_conditions = [(n, expr(("end", n, "when"))) for n in self.data.get("end") or {}]
+            self._plan_end_checks(by_path)
+            self.invariants = [(n, expr(("invariants", n))) for n in self.data.get("invariants") or {}]
+            scoring = self.data.get("scoring") or {}
+            self.score = expr(("scoring", "score")) if "score" in scoring else None
+            self.eligible = expr(("scoring", "eligible")) if "eligible" in scoring else None
+            self.tiebreaks = [expr(("scoring", "tiebreaks", i)) for i in range(len(scoring.get("tiebreaks") or []))]
+            self.heuristic = expr(("heuristic",)) if "heuristic" in self.data else None
+        except RulespecError as e:
+            if compiler.mark and e.line is not None and e.file is None:
+                e.line, e.col = compiler.mark(e.line, e.col)
+                e.file = self.file
+            raise
+
+    def _plan_end_checks(self, by_path):
+        """Tell each instruction which end conditions its writes could make true."""
+        trees = {n: by_path[("functions", n, "expr")].tree for n in self.names.functions
+                 if ("functions", n, "expr") in by_path}
+        self._end_reads = [(name, cond, effects.reads(by_path[("end", name, "when")].tree,
+                                                      self.names, trees))
+                           for name, cond in self.end_conditions]
+        for program in self.programs.values():
+            program.plan_end_checks(self._end_reads)
+
+    def checker(self, section: str, name: str):
+        """A function that lets a value through or says which bound it breaks."""
+        decl = self.decls[section][name]
+        low, high, one_of = decl.get("min"), decl.get("max"), decl.get("one_of")
+        if low is None and high is None and one_of is None:
+            return lambda v: v
+
+        def check(v):
+            if low is not None and v < low:
+                raise RuleError(f"{name} would become {v}, below its minimum {low}")
+            if high is not None and v > high:
+                raise RuleError(f"{name} would become {v}, above its maximum {high}")
+            if one_of is not None and v not in one_of:
+                raise RuleError(f"{name} would become {display(v)}, not one of {display(one_of)}")
+            return v
+        return check
+
+    # ------------------------------------------------------------------ play
+    def new_state(self, players: int, seed: int = 0, record: bool = False, trace=None):
+        """A new game, run up to its first decision. `record` keeps every event
+        (decisions, chance outcomes, notes) in `state.events` for logs; `trace`
+        receives every state change with its rule (interpreter/engine/changes.py)."""
+        from .state import State
+        if not self.min_players <= players <= self.max_players:
+            raise RulespecError(f"{self.name} is for {self.min_players} to {self.max_players} "
+                                f"players, not {players}")
+        return State.new(self, players, seed, record, trace)
+
+    def snippet(self, text: str, kind: str):
+        """Compile a DSL string from outside the spec (a scenario step): an expression
+        gives a closure f(state, env); statements give a program key to run."""
+        from rulespec.dsl import parse_expression, parse_statements
+        compiler = Compiler(self, self.names)
+        if kind == "expression":
+            tree = parse_expression(text)
+            return compiler.expr(tree, assigned_names(tree, self.names))
+        tree = parse_statements(text)
+        key = f"snippet:{len(self.programs)}"
+        compiler.program = Program(key, "a scenario step")
+        compiler.block(tree.body, assigned_names(tree, self.names))
+        compiler.program.plan_end_checks(self._end_reads)
+        self.programs[key] = compiler.program
+        return key
+
+    def state_from_json(self, text: str):
+        from .state import State
+        return State.from_json(self, text)
+
+    def options_for(self, st, player, action_names) -> tuple[list, list]:
+        """A turn's legal choices: (action, bound value) each, and their labels."""
+        values, labels = [], []
+        for name in action_names:
+            self.actions[name].options(st, player, values, labels)
+        return values, labels
+
+    def seat_name(self, seat: int) -> str:
+        return self.player_names[seat] if seat < len(self.player_names) else f"P{seat + 1}"
+
+
+def _decl(value) -> dict:
+    return value if isinstance(value, dict) and "start" in value else {"start": value}
+
+
+
+
+def _fires(when, key):
+    """A trigger's first instruction: it stops unless `when` holds, and counts the
+    times it fires (rule coverage)."""
+    def fires(st, fr):
+        if when is not None and not when(st, fr.env):
+            st.stack.pop()
+        else:
+            st.fired[key] = st.fired.get(key, 0) + 1
+    return fires
+
+
+__all__ = ["Game", "Option", "load_game", "Seat"]

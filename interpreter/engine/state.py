@@ -1,0 +1,241 @@
+"""A game in progress: plain data plus the API agents and tools use."""
+from __future__ import annotations
+
+import json
+
+from rulespec.errors import CorruptFile, IllegalAction, RulespecError
+from . import rng
+from .flow import IN, Decision, Frame, Option, run
+from .values import Seat, Zone, decode, display, encode
+
+SAVE_FORMAT = 1
+
+
+class State:
+    __slots__ = ("game", "n", "seats", "g", "pv", "cv", "zones", "loc", "rng", "stack",
+                 "pending", "over", "ended_by", "phase", "decisions", "events",
+                 "trace",   # trace: None, or a sink for change records (changes.py)
+                 "fired")   # fired: {"action:x" / "trigger:y": times it ran}, for rule coverage; not saved
+
+    # ------------------------------------------------------------- creation
+    @classmethod
+    def new(cls, game, players: int, seed: int, record: bool = False, trace=None) -> "State":
+        st = cls.__new__(cls)
+        st.game, st.n = game, players
+        st.seats = [Seat(i) for i in range(players)]
+        st.g = {k: d["start"] for k, d in game.decls["globals"].items()}
+        st.pv = {k: [d["start"]] * players for k, d in game.decls["per_player"].items()}
+        st.cv = {k: dict.fromkeys(game.cards, d["start"]) for k, d in game.decls["per_card"].items()}
+        st.zones = {Zone(z): [] for z in game.zone_decls}
+        for z in game.player_zone_decls:
+            for seat in range(players):
+                st.zones[Zone(f"{z}@{seat}")] = []
+        st.loc = {}
+        for card, zone in game.card_start.items():
+            st.zones[zone].append(card)
+            st.loc[card] = Zone(zone)
+        st.rng = rng.seed_state(seed)
+        st.stack = [Frame("flow", {})]
+        st.pending, st.over, st.ended_by, st.phase = None, False, None, None
+        st.decisions, st.events = 0, [] if record else None
+        st.trace = trace
+        st.fired = {}
+        run(st)
+        return st
+
+    def clone(self) -> "State":
+        st = State.__new__(State)
+        st.game, st.n, st.seats = self.game, self.n, self.seats
+        st.g = dict(self.g)
+        st.pv = {k: list(v) for k, v in self.pv.items()}
+        st.cv = {k: dict(v) for k, v in self.cv.items()}
+        st.zones = {k: list(v) for k, v in self.zones.items()}
+        st.loc = dict(self.loc)
+        st.rng = self.rng
+        st.stack = [f.copy() for f in self.stack]
+        st.pending, st.over, st.ended_by, st.phase = self.pending, self.over, self.ended_by, self.phase
+        st.decisions, st.events = self.decisions, None
+        st.trace = None   # a copy explores; only the game being played reports
+        st.fired = dict(self.fired)
+        return st
+
+    # ----------------------------------------------------------------- play
+    def current_player(self):
+        """The seat that must decide now, or None once the game is over."""
+        if self.over or self.pending is None:
+            return None
+        return self.pending.player
+
+    def legal_actions(self) -> list[Option]:
+        if self.pending is None or self.over:
+            return []
+        return [Option(label, i) for i, label in enumerate(self.pending.labels)]
+
+    def apply(self, action) -> None:
+        """Take an Option, its label, or its index; refuse anything else, saying why."""
+        index = self._index_of(action)
+        decision = self.pending
+        value = decision.values[index]
+        self.record("decision", player=decision.player, label=decision.labels[index],
+                    secret=decision.secret)
+        self.pending = None
+        self.decisions += 1
+        self.stack[-1].env[IN] = value
+        run(self)
+
+    def _index_of(self, action) -> int:
+        if self.pending is None or self.over:
+            raise IllegalAction("the game is over: no action is legal" if self.over
+                                else "no decision is pending")
+        labels = self.pending.labels
+        if isinstance(action, Option):
+            if action.index < len(labels) and labels[action.index] == action.label:
+                return action.index
+            action = action.label
+        if isinstance(action, str) and action in labels:
+            return labels.index(action)
+        if isinstance(action, int) and not isinstance(action, bool) and 0 <= action < len(labels):
+            return action
+        from .explain import refusal   # says which condition refused it, and where
+        raise refusal(self, action)
+
+    def finish(self, reason: str) -> None:
+        self.over, self.ended_by = True, reason
+        self.pending = None
+        self.stack.clear()
+        self.record("end", reason=reason)
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def scores(self) -> list[int]:
+        game = self.game
+        if game.score is None:
+            return [0] * self.n
+        return [game.score(self, {"p": seat}) for seat in self.seats]
+
+    def winner(self) -> list[int]:
+        """Seats that win (more than one on a full tie); empty when nobody may win."""
+        game = self.game
+        eligible = [s for s in self.seats if game.eligible is None or game.eligible(self, {"p": s})]
+        if not eligible:
+            return []
+        scores = self.scores()
+
+        def rank(seat):
+            return (scores[seat],) + tuple(tb(self, {"p": seat}) for tb in game.tiebreaks)
+        best = max(rank(s) for s in eligible)
+        return [int(s) for s in eligible if rank(s) == best]
+
+    def round(self):
+        return self.g.get("round")
+
+    def check_invariants(self) -> list[str]:
+        """Names of the spec's invariants that do not hold now."""
+        return [name for name, holds in self.game.invariants if not holds(self, {})]
+
+    # ------------------------------------------------------ chance and logs
+    def chance(self, kind, *details):
+        if self.events is not None:
+            self.events.append({"chance": kind, "details": [encode(d) for d in details]})
+
+    def note(self, message: str):
+        if self.events is not None:
+            self.events.append({"note": message})
+
+    def record(self, kind, **fields):
+        if self.events is not None:
+            self.events.append({kind: fields})
+
+    # ----------------------------------------------------------------- views
+    def view(self, seat: int | None) -> dict:
+        """What `seat` may see (None: a spectator): hidden zones become counts."""
+        game = self.game
+        out = {"game": game.name, "players": self.n, "phase": self.phase, "over": self.over,
+               "globals": {k: encode(v) for k, v in self.g.items()
+                           if game.decls["globals"][k].get("visibility", "public") == "public"},
+               "players_vars": {}, "zones": {}}
+        for name, values in self.pv.items():
+            vis = game.decls["per_player"][name].get("visibility", "public")
+            out["players_vars"][name] = [encode(v) if vis == "public" or (vis == "owner" and s == seat)
+                                         else "?" for s, v in enumerate(values)]
+        for zone, cards in self.zones.items():
+            out["zones"][zone] = list(cards) if self._sees(zone, seat) else {"count": len(cards)}
+        if self.pending is not None:
+            out["to_move"] = self.pending.player
+            if self.pending.player == seat:
+                out["options"] = list(self.pending.labels)
+        return out
+
+    def _sees(self, zone: Zone, seat) -> bool:
+        game = self.game
+        if zone.seat is None:
+            return (game.zone_decls[zone.base] or {}).get("visibility", "hidden") == "public"
+        vis = (game.player_zone_decls[zone.base] or {}).get("visibility", "owner")
+        return vis == "public" or (vis == "owner" and zone.seat == seat)
+
+    def describe(self, seat=None) -> str:
+        """A short readable summary for terminals."""
+        view = self.view(seat)
+        lines = [f"{self.game.name} — phase {self.phase or '-'}"]
+        for k, v in view["globals"].items():
+            lines.append(f"  {k}: {display(decode(v), self.game.player_names)}")
+        for s in range(self.n):
+            parts = [f"{k}={display(decode(v[s]))}" for k, v in view["players_vars"].items()]
+            lines.append(f"  {self.game.seat_name(s)}: " + ", ".join(parts))
+        for zone, cards in view["zones"].items():
+            shown = f"{cards['count']} hidden" if isinstance(cards, dict) else ", ".join(cards) or "-"
+            lines.append(f"  [{zone}] {shown}")
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------ save/load
+    def to_json(self) -> str:
+        return json.dumps({
+            "format": SAVE_FORMAT, "game": self.game.name, "spec": self.game.spec_hash,
+            "variant": self.game.variant, "players": self.n,
+            "globals": {k: encode(v) for k, v in self.g.items()},
+            "per_player": {k: [encode(x) for x in v] for k, v in self.pv.items()},
+            "per_card": {k: {c: encode(x) for c, x in v.items()} for k, v in self.cv.items()},
+            "zones": self.zones, "rng": str(self.rng),
+            "stack": [f.to_data() for f in self.stack],
+            "pending": self.pending.to_data() if self.pending else None,
+            "over": self.over, "ended_by": self.ended_by, "phase": self.phase,
+            "decisions": self.decisions,
+        }, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, game, text: str) -> "State":
+        try:
+            d = json.loads(text)
+            return cls._from_data(game, d)
+        except RulespecError:
+            raise
+        except Exception as e:
+            raise CorruptFile(f"corrupt save file: {type(e).__name__}: {e}") from None
+
+    @classmethod
+    def _from_data(cls, game, d) -> "State":
+        if d.get("format") != SAVE_FORMAT or d.get("game") != game.name:
+            raise CorruptFile("corrupt save file: not a save of this game")
+        if d.get("spec") != game.spec_hash or d.get("variant") != game.variant:
+            raise CorruptFile("this save was made with a different spec or variant")
+        st = cls.__new__(cls)
+        st.game, st.n = game, int(d["players"])
+        st.seats = [Seat(i) for i in range(st.n)]
+        st.g = {k: decode(v) for k, v in d["globals"].items()}
+        st.pv = {k: [decode(x) for x in v] for k, v in d["per_player"].items()}
+        st.cv = {k: {c: decode(x) for c, x in v.items()} for k, v in d["per_card"].items()}
+        st.zones = {Zone(k): list(v) for k, v in d["zones"].items()}
+        st.loc = {c: z for z, cards in st.zones.items() for c in cards}
+        if set(st.loc) != set(game.cards) or sum(map(len, st.zones.values())) != len(game.cards):
+            raise CorruptFile("corrupt save file: the cards do not add up")
+        st.rng = int(d["rng"])
+        st.stack = [Frame.from_data(f) for f in d["stack"]]
+        if any(f.proc not in game.programs for f in st.stack):
+            raise CorruptFile("corrupt save file: unknown rule in the flow stack")
+        st.pending = Decision.from_data(d["pending"]) if d["pending"] else None
+        st.over, st.ended_by, st.phase = bool(d["over"]), d["ended_by"], d["phase"]
+        st.decisions, st.events = int(d["decisions"]), None
+        st.trace = None
+        st.fired = {}
+        return st

@@ -1,0 +1,92 @@
+"""Runtime values and how they are saved.
+
+Players are seat numbers (int), cards are their ids (str), symbols are str,
+lists and maps are never changed in place (every builtin returns a new one),
+so copying a state copies containers, not values. A zone is a `Zone`.
+"""
+from __future__ import annotations
+
+from rulespec.errors import CorruptFile
+
+
+class Seat(int):
+    """A player: an int that knows it is a player, so it prints as one."""
+    __slots__ = ()
+
+    def __repr__(self):
+        return f"P{int(self) + 1}"
+
+    __str__ = int.__repr__   # so f"hand@{seat}" names the zone by number
+
+
+class Zone(str):
+    """A reference to a zone: 'deck' for a shared zone, 'hand@2' for seat 2's hand."""
+    __slots__ = ()
+
+    @property
+    def seat(self):
+        _, _, seat = self.partition("@")
+        return int(seat) if seat else None
+
+    @property
+    def base(self):
+        return self.partition("@")[0]
+
+
+def player_zone(name: str, seat: int) -> Zone:
+    return Zone(f"{name}@{seat}")
+
+
+_PLAIN = frozenset({int, str, bool, float, type(None)})
+
+
+def encode(value):
+    """A value as JSON data; zones and maps are tagged so they come back as they were."""
+    if type(value) in _PLAIN:       # most values: nothing to do
+        return value
+    if isinstance(value, Zone):
+        return {"$zone": str(value)}
+    if isinstance(value, Seat):
+        return {"$seat": int(value)}
+    if isinstance(value, dict):
+        if all(type(k) is str for k in value):      # the common map: text keys stay keys
+            return {"$dict": {k: encode(v) for k, v in value.items()}}
+        return {"$map": [[encode(k), encode(v)] for k, v in value.items()]}
+    if isinstance(value, (list, tuple)):
+        return [encode(v) for v in value]
+    return value
+
+
+def decode(data):
+    if type(data) in _PLAIN:
+        return data
+    if isinstance(data, list):
+        return [decode(v) for v in data]
+    if isinstance(data, dict):
+        if "$zone" in data:
+            return Zone(data["$zone"])
+        if "$seat" in data:
+            return Seat(data["$seat"])
+        if "$dict" in data:
+            return {k: decode(v) for k, v in data["$dict"].items()}
+        if "$map" in data:
+            return {decode(k): decode(v) for k, v in data["$map"]}
+        raise CorruptFile(f"unexpected object in saved data: {sorted(data)[:3]}")
+    return data
+
+
+def display(value, names=None) -> str:
+    """How a value reads in an option label or a log line."""
+    if type(value) is str:      # the usual case first: card ids, symbols, labels
+        return value
+    if isinstance(value, Seat):
+        return names[value] if names else repr(value)
+    if value is None:
+        return "none"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "[" + ", ".join(display(v, names) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{display(k, names)}: {display(v, names)}" for k, v in value.items()) + "}"
+    return str(value)

@@ -1,0 +1,51 @@
+"""Playing whole games: the loop shared by `play`, `simulate`, logs and tests."""
+from __future__ import annotations
+
+import hashlib
+import json
+
+from ..engine.values import encode
+
+LOG_FORMAT = 1
+
+
+def digest(state) -> str:
+    return hashlib.sha256(state.to_json().encode()).hexdigest()[:16]
+
+
+def play(game, players: int, seed: int, agents: list, log=None, on_step=None, trace=None):
+    """Play one game to its end. `log` is a writable text stream for JSONL, or None;
+    `on_step(state)` runs after every decision (invariant checks, traces);
+    `trace` receives every state change with its rule (interpreter/engine/changes.py)."""
+    state = game.new_state(players, seed, record=log is not None, trace=trace)
+    if log is not None:
+        _flush(state, log)
+    while not state.is_terminal():
+        agent = agents[state.current_player()]
+        state.apply(agent.choose(state))
+        if on_step is not None:
+            on_step(state)
+        if log is not None:
+            _flush(state, log)
+            if not state.is_terminal():
+                log.write(json.dumps({"state": digest(state)}) + "\n")
+    if log is not None:
+        log.write(json.dumps({"result": result(state)}) + "\n")
+    return state
+
+
+def _flush(state, log):
+    for event in state.events:
+        log.write(json.dumps(event, default=encode) + "\n")
+    state.events.clear()
+
+
+def header(game, players, seed, agents: list[str]) -> dict:
+    return {"rulespec_log": LOG_FORMAT, "spec": game.file, "spec_hash": game.spec_hash,
+            "game": game.name, "variant": game.variant, "players": players, "seed": seed,
+            "agents": agents}
+
+
+def result(state) -> dict:
+    return {"winner": state.winner(), "scores": state.scores(), "rounds": state.round(),
+            "decisions": state.decisions, "ended_by": state.ended_by}

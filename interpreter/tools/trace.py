@@ -1,0 +1,71 @@
+"""Tracing: every state change, as it happens, with the rule that caused it.
+
+Switched on per state (`game.new_state(..., trace=sink)`, a callable that
+receives each change record; None, the default, means off). The records come
+from the engine's change observer (interpreter/engine/changes.py, which also
+says their shape); this module reads, prints and announces them.
+"""
+from __future__ import annotations
+
+from rulespec.errors import RulespecError
+from ..engine.changes import diff, snapshot, zone_name  # noqa: F401  (re-exported for tools)
+from ..engine.values import display
+
+ARROW = "\u2192"
+
+
+# ------------------------------------------------------------------ reading
+def format_change(change: dict, names=None) -> str:
+    """One change as a line: `coins[P2] 5 → 7  action sell  game.yaml:112`."""
+    where = f"{change.get('file')}:{change.get('line')}" if change.get("line") else change.get("file") or ""
+    what, kind = change["what"], change.get("kind")
+    if kind == "order":
+        body = f"{what} reordered"
+    elif kind == "end":
+        body = f"game over: {change['to']}"
+    else:
+        body = f"{what} {_show(change.get('from'), names)} {ARROW} {_show(change.get('to'), names)}"
+    return f"{body}  {change.get('rule')}  {where}".rstrip()
+
+
+def _show(value, names) -> str:
+    from ..engine.values import decode
+    try:
+        return display(decode(value), names)
+    except RulespecError:
+        return str(value)
+
+
+def printer(stream, names=None):
+    """A trace sink that prints each change on its own line, as it happens."""
+    def sink(change):
+        print("  " + format_change(change, names), file=stream)
+    return sink
+
+
+def collector(into: list):
+    """A trace sink that keeps the records (for tests and tools)."""
+    return into.append
+
+
+def quiet(change) -> None:
+    """A sink that prints nothing: the changes go only to the log's events."""
+
+
+class _Announcing:
+    """Wraps an agent so each decision is printed before the changes it causes."""
+
+    def __init__(self, agent, stream):
+        self.agent, self.stream = agent, stream
+        self.name = getattr(agent, "name", "agent")
+
+    def choose(self, state):
+        option = self.agent.choose(state)
+        seat = state.current_player()
+        print(f"{state.game.seat_name(seat)} chooses {getattr(option, 'label', option)!s}",
+              file=self.stream)
+        return option
+
+
+def announcing(agents: list, stream) -> list:
+    return [_Announcing(a, stream) for a in agents]

@@ -1,0 +1,36 @@
+"""Facts of the language that both the checker and the compiler need: which
+names a rule binds, and which fields the built-in values carry.
+
+This is the public API the interpreter uses from rulespec beside `validate`
+and the AST; rulespec.check builds on it too.
+"""
+from __future__ import annotations
+
+from . import ast
+
+RESULT_KEYS = {"winner", "price"}       # what an auction returns
+CARD_FIELDS = {"id", "name", "kind"}
+LAYOUT_FIELDS = {"colour", "board", "q", "r"}   # what a cell of a hex_layout holds
+
+
+def for_variable(text) -> str | None:
+    """`c in player.hand` binds c."""
+    head = str(text).split(" in ", 1)[0].strip()
+    return head if head.isidentifier() else None
+
+
+def assigned_names(tree, names) -> set[str]:
+    """Locals of a rule: every name it binds (globals excepted: those are state).
+
+    tree: a parsed rule (rulespec.ast); names: the spec's symbol table
+    (rulespec.check.Names; only `.globals` is read).
+    """
+    bound = set()
+    for node in ast.walk(tree):
+        target = getattr(node, "target", None)
+        # `x += 1` changes a name that must exist already; it does not create one
+        if isinstance(target, ast.Name) and not isinstance(node, ast.AugAssign):
+            bound.add(target.id)
+        if isinstance(node, (ast.For, ast.Secretly, ast.Comprehension)):
+            bound.add(node.var)
+    return {b for b in bound if b not in names.globals}

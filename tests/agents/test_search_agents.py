@@ -1,0 +1,109 @@
+"""greedy and mcts: they never read hidden information, and mcts beats random.
+
+The strength test plays 2-player games (each game's minimum if larger), MCTS
+in seat 0 for half the seeds and seat 1 for the rest, and asks a one-sided
+binomial test (p0 = 1 / players) for p < 0.05: at 20 games and p0 = 1/2 that is
+15 sole wins or more. mcts:20:15 (20 playouts, each cut after 15 decisions and
+judged by how far each seat's lead moved) keeps each game under ~3 s on this
+machine. Siena plays mcts:40:0 (40 playouts, no random tail: each new node is
+judged at once by the spec's `heuristic:`): only a Banker wins there, a plan of
+some fifteen rounds that no playout sees through, and random players spend
+every florin they get, so a random tail mostly measures its own noise; the
+heuristic's estimate of the way up is the signal.
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from interpreter import load_game
+from interpreter.analysis import stats
+from interpreter.agents.search import GreedyAgent, MCTSAgent, determinize
+from interpreter.analysis.simulate import Job, run_games
+from tests.paths import ROOT, TESTS
+
+MARKET = str(TESTS / "games" / "market.yaml")
+GAMES = sorted(str(p) for p in (ROOT / "games").glob("*.yaml")) + [MARKET]
+STRENGTH_GAMES, PLAYOUTS, ALPHA = 20, "mcts:20:15", 0.05
+SETTINGS = {"siena": "mcts:40:0"}   # a game's own MCTS setting (see above)
+
+
+def _mid_game(seed=3, decisions=12):
+    game = load_game(MARKET)
+    state, rand = game.new_state(2, seed), random.Random(seed)
+    while state.decisions < decisions or state.current_player() != 0:
+        state.apply(rand.randrange(len(state.legal_actions())))
+    return state
+
+
+def _twin_with_other_hidden_cards(state):
+    """A state seat 0 cannot tell from `state`: P2's hand and the deck trade cards,
+    the deck is reordered, P2's secret bet differs and the random numbers differ."""
+    twin = state.clone()
+    hand, deck = twin.zones["hand@1"], twin.zones["deck"]
+    assert hand and len(deck) >= 2
+    hand[0], deck[-1] = deck[-1], hand[0]
+    deck.reverse()
+    for zone in ("hand@1", "deck"):
+        for card in twin.zones[zone]:
+            twin.loc[card] = zone
+    twin.pv["bet"][1] = 2 - twin.pv["bet"][1]
+    twin.rng ^= 0x5DEECE66D
+    return twin
+
+
+def test_twin_states_look_the_same_to_seat_0_but_differ():
+    state = _mid_game()
+    twin = _twin_with_other_hidden_cards(state)
+    assert state.view(0) == twin.view(0)
+    assert state.to_json() != twin.to_json() and state.view(1) != twin.view(1)
+
+
+def test_determinize_depends_only_on_what_the_seat_sees():
+    state = _mid_game()
+    twin = _twin_with_other_hidden_cards(state)
+    a, b = determinize(state, 0, random.Random(9)), determinize(twin, 0, random.Random(9))
+    assert a.to_json() == b.to_json()
+    assert a.view(0) == state.view(0)     # what the seat sees is kept
+    guesses = {determinize(state, 0, random.Random(s)).to_json() for s in range(5)}
+    assert len(guesses) > 1               # and what it cannot see is really guessed
+
+
+@pytest.mark.parametrize("make", [lambda: MCTSAgent(5, "30"), lambda: GreedyAgent(5)])
+def test_search_agents_choose_the_same_on_states_that_look_the_same(make):
+    state = _mid_game()
+    twin = _twin_with_other_hidden_cards(state)
+    for _ in range(6):   # several decisions in a row, each on twins
+        assert state.view(0) == twin.view(0)
+        a, b = make().choose(state), make().choose(twin)
+        assert a == b
+        state.apply(a)
+        twin.apply(b)
+        if state.current_player() != 0:
+            break
+
+
+def test_greedy_beats_random_at_market():
+    job = Job(MARKET, None, 2, ["greedy", "random"])
+    records, _ = run_games(job, 40, seed=100, jobs=2)
+    wins = sum(1 for r in records if r["winner"] == [0])
+    assert stats.binomial_tail(wins, 40) < ALPHA
+
+
+@pytest.mark.parametrize("spec", GAMES, ids=lambda p: Path(p).stem)
+def test_mcts_beats_random(spec):
+    game = load_game(spec)
+    players = max(2, game.min_players)
+    agent = SETTINGS.get(Path(spec).stem, PLAYOUTS)
+    half = STRENGTH_GAMES // 2
+    wins = 0
+    for seat in (0, 1):
+        names = ["random"] * players
+        names[seat] = agent
+        records, _ = run_games(Job(spec, None, players, names), half, seed=1000 * seat, jobs=2)
+        assert not [r for r in records if "error" in r], records
+        wins += sum(1 for r in records if r["winner"] == [seat])
+    p = stats.binomial_tail(wins, STRENGTH_GAMES, 1 / players)
+    assert p < ALPHA, f"{Path(spec).stem}: {agent} won {wins}/{STRENGTH_GAMES} (p = {p:.3f})"

@@ -1,0 +1,359 @@
+"""The `rulespec` command, in process: streams are arguments, exit codes are results."""
+from __future__ import annotations
+
+import io
+import json
+import re
+import shutil
+
+import pytest
+
+from interpreter.cli import main
+from tests.paths import TESTS
+
+MARKET = TESTS / "games" / "market.yaml"
+VALID = TESTS / "specs" / "valid"
+INVALID = TESTS / "specs" / "invalid"
+SCENARIOS = TESTS / "scenarios"
+
+
+def run(*argv, stdin=""):
+    out, err = io.StringIO(), io.StringIO()
+    code = main([str(a) for a in argv], out, err, io.StringIO(stdin))
+    assert "Traceback" not in out.getvalue() + err.getvalue()
+    return code, out.getvalue(), err.getvalue()
+
+
+# ------------------------------------------------------------------------ validate
+def test_validate_ok():
+    code, out, err = run("validate", MARKET)
+    assert (code, out) == (0, "") and "ok: 1 file valid" in err
+
+
+def test_validate_many_files_and_all_variants():
+    code, out, err = run("validate", "--all-variants", MARKET, VALID / "ring_race.yaml")
+    assert code == 0 and "ok: 2 files valid" in err
+
+
+def test_validate_variant():
+    assert run("validate", "--variant", "long", MARKET)[0] == 0
+    code, out, err = run("validate", "--variant", "lnog", MARKET)
+    assert code == 1 and "unknown variant 'lnog'" in out and "did you mean 'long'" in out
+
+
+def test_validate_invalid_prints_file_line_col():
+    path = INVALID / "unknown_function.yaml"
+    code, out, err = run("validate", path)
+    assert code == 1
+    assert out.splitlines() == [f"{path}:7:3: error: unknown function 'shufle' (did you mean 'shuffle'?) [$.flow]"]
+
+
+def test_validate_mixed_files_reports_only_the_bad_one():
+    bad = INVALID / "unknown_phase.yaml"
+    code, out, err = run("validate", MARKET, bad)
+    assert code == 1 and out.startswith(f"{bad}:8:3: error:") and str(MARKET) not in out
+
+
+def test_validate_missing_file():
+    code, out, err = run("validate", TESTS / "no_such_spec.yaml")
+    assert code == 1 and "no_such_spec.yaml:1:1: error: cannot read" in out
+
+
+@pytest.mark.parametrize("argv", [
+    [],
+    ["validate"],
+    ["validate", "--format", "xml", str(MARKET)],
+    ["frobnicate"],
+    ["play", str(MARKET)],                               # --players is required
+    ["play", str(MARKET), "--players", "three"],
+    ["validate", "--bogus", str(MARKET)],
+], ids=["no-command", "no-file", "bad-format", "unknown-command", "no-players", "players-not-int",
+        "unknown-option"])
+def test_usage_errors_exit_2(argv):
+    code, out, err = run(*argv)
+    assert code == 2
+    assert out or err
+
+
+def test_usage_error_text():
+    code, out, err = run("validate", "--format", "xml", MARKET)
+    assert "usage:" in err and "invalid choice: 'xml'" in err
+
+
+def test_format_json():
+    path = INVALID / "unknown_attribute.yaml"
+    code, out, err = run("validate", "--format", "json", path, INVALID / "unknown_phase.yaml")
+    assert code == 1
+    problems = json.loads(out)
+    assert isinstance(problems, list) and len(problems) == 2
+    first = problems[0]
+    assert set(first) >= {"file", "line", "col", "path", "message"}
+    assert (first["file"], first["line"], first["col"], first["path"]) == (str(path), 8, 9, "$.flow")
+    assert first["message"] == "unknown attribute '.coinz' (did you mean 'coins'?)"
+    code, out, err = run("validate", "--format", "json", MARKET)
+    assert code == 0 and json.loads(out) == []
+
+
+def test_format_github():
+    path = INVALID / "yaml_duplicate_key.yaml"
+    code, out, err = run("validate", "--format", "github", path)
+    assert code == 1
+    assert out.splitlines() == [f"::error file={path},line=5,col=1::duplicate key 'game' (first at line 2)"]
+
+
+def test_assumptions_listed_with_line():
+    path = VALID / "hex_regions.yaml"
+    code, out, err = run("validate", "--assumptions", path)
+    assert code == 0
+    lines = out.splitlines()
+    assert len(lines) == 3
+    assert lines[0].startswith(f"{path}:7:26:") and "$.constants.claim_cost" in lines[0]
+    assert "the rulebook gives no price" in lines[0]
+    assert any("$.per_player.energy" in x and "enough for a short game" in x for x in lines)
+    code, out, err = run("validate", "--assumptions", MARKET)
+    assert code == 0 and out == ""
+
+
+# ---------------------------------------------------------------------------- play
+def test_play_json_summary():
+    code, out, err = run("play", MARKET, "--players", 3, "--seed", 5, "--json")
+    assert code == 0
+    summary = json.loads(out)
+    assert set(summary) >= {"game", "variant", "players", "seed", "winner", "scores", "rounds",
+                            "decisions", "ended_by"}
+    assert summary["game"] == "Market Town" and summary["variant"] is None
+    assert (summary["players"], summary["seed"]) == (3, 5)
+    assert len(summary["scores"]) == 3 and summary["winner"]
+    assert summary["rounds"] == 8 or summary["ended_by"] == "prestige goal"
+    assert out.count("\n") == 1
+    assert run("play", MARKET, "--players", 3, "--seed", 5, "--json")[1] == out
+
+
+def test_play_variant_and_text_output():
+    code, out, err = run("play", MARKET, "--players", 2, "--variant", "long", "--agents", "first,random")
+    assert code == 0 and "Market Town (long)" in out and "winner" in out
+    code, out, err = run("play", MARKET, "--players", 2, "--variant", "long", "--json")
+    assert json.loads(out)["variant"] == "long"
+
+
+@pytest.mark.parametrize("players", [1, 5])
+def test_play_wrong_player_count(players):
+    code, out, err = run("play", MARKET, "--players", players)
+    assert code == 2 and "2 to 4 players" in err
+
+
+@pytest.mark.parametrize("agents", ["random,random,random", "first", "random,bogus"])
+def test_play_bad_agents(agents):
+    code, out, err = run("play", MARKET, "--players", 2, "--agents", agents)
+    if agents == "first":
+        assert code == 0       # one name means every seat
+    else:
+        assert code == 2 and "agent" in err
+
+
+def test_play_invalid_spec_exits_1():
+    path = INVALID / "unknown_name.yaml"
+    code, out, err = run("play", path, "--players", 2)
+    assert code == 1 and f"{path}:8:11: error:" in err
+
+
+def test_human_agent_asks_again_on_bad_input():
+    answers = "xyz\n99\n\n1\n" + "1\n" * 400
+    code, out, err = run("play", MARKET, "--players", 2, "--agents", "human,first", "--json",
+                         stdin=answers)
+    assert code == 0, err
+    first_menu, rest = out.split("'xyz' is not", 1)
+    assert "P1, choose" in first_menu and "  1. 0" in first_menu and "  3. 2" in first_menu
+    assert "legal: 0, 1, 2" in rest.split("\n", 1)[0]          # the refusal says what is legal
+    assert "'99' is not an option: type a number from 1 to 3" in out
+    assert "'' is not an option" in out
+    # the JSON follows the last prompt "> " on the same line
+    summary = json.loads(out.rsplit("> ", 1)[1])
+    assert summary["agents"] == ["human", "first"] and summary["ended_by"]
+
+
+def test_human_number_picks_the_option_by_position(tmp_path):
+    """The first bet's options are "0", "1", "2": typing 3 means the third, bet 2."""
+    log = tmp_path / "h.jsonl"
+    code, out, err = run("play", MARKET, "--players", 2, "--agents", "human,first", "--log", log,
+                         stdin="3\n" + "1\n" * 400)
+    assert code == 0, err
+    decisions = [json.loads(x)["decision"] for x in log.read_text().splitlines() if '"decision"' in x]
+    assert decisions[0] == {"player": 0, "label": "2", "secret": True}
+
+
+def test_human_sees_only_its_own_hand():
+    code, out, err = run("play", MARKET, "--players", 2, "--agents", "human,first", stdin="1\n" * 400)
+    assert code == 0
+    assert "[hand@1] 2 hidden" in out and "[deck]" in out and "hidden" in out
+
+
+def test_human_input_ends_early():
+    code, out, err = run("play", MARKET, "--players", 2, "--agents", "human,first", stdin="1\n2\n")
+    assert code == 1 and "input ended" in err
+
+
+# ---------------------------------------------------------------------- log/replay
+@pytest.fixture
+def logged(tmp_path):
+    spec = tmp_path / "market.yaml"
+    shutil.copy(MARKET, spec)
+    log = tmp_path / "game.jsonl"
+    code, out, err = run("play", spec, "--players", 3, "--seed", 8, "--log", log)
+    assert code == 0 and log.exists()
+    return spec, log
+
+
+def lines_of(log):
+    return log.read_text(encoding="utf-8").splitlines()
+
+
+def write_lines(log, lines):
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def test_replay_identical(logged):
+    spec, log = logged
+    code, out, err = run("replay", log)
+    assert code == 0 and "identical" in out and str(log) in out
+
+
+def divergence(err, log) -> int:
+    m = re.search(re.escape(str(log)) + r":(\d+):", err)
+    assert m, err
+    return int(m.group(1))
+
+
+def first_index(lines, key, after=0):
+    return next(i for i, x in enumerate(lines) if i >= after and key in json.loads(x))
+
+
+def replay_edited(log, lines, i, edit):
+    """Apply `edit` to the JSON of line i of the log, write it back, and replay it."""
+    d = json.loads(lines[i])
+    edit(d)
+    lines[i] = json.dumps(d)
+    write_lines(log, lines)
+    return run("replay", log)
+
+
+def test_replay_edited_decision_label_to_an_illegal_one(logged):
+    spec, log = logged
+    lines = lines_of(log)
+    i = first_index(lines, "decision", after=10)
+    code, out, err = replay_edited(log, lines, i, lambda d: d["decision"].update(label="no such option"))
+    assert code == 1 and divergence(err, log) == i + 1
+
+
+def test_replay_edited_decision_label_to_another_legal_one(logged):
+    spec, log = logged
+    lines = lines_of(log)
+    i = first_index(lines, "decision")          # a bet: 0, 1 or 2 are all legal
+
+    def next_bet(d):
+        d["decision"]["label"] = {"0": "1", "1": "2", "2": "0"}[d["decision"]["label"]]
+    code, out, err = replay_edited(log, lines, i, next_bet)
+    digest = first_index(lines, "state", after=i)
+    assert code == 1 and i + 1 < divergence(err, log) <= digest + 1
+
+
+def test_replay_edited_chance_outcome(logged):
+    spec, log = logged
+    lines = lines_of(log)
+    i = first_index(lines, "chance")
+
+    def other_outcome(d):
+        if d["chance"] == "shuffle":
+            d["details"][1] = list(reversed(d["details"][1]))
+        else:
+            d["details"][-1] = d["details"][-1] + 1
+    code, out, err = replay_edited(log, lines, i, other_outcome)
+    assert code == 1 and divergence(err, log) == i + 1
+
+
+def test_replay_deleted_line(logged):
+    spec, log = logged
+    lines = lines_of(log)
+    i = first_index(lines, "state", after=20)
+    assert lines[i] != lines[i + 1]
+    del lines[i]
+    write_lines(log, lines)
+    code, out, err = run("replay", log)
+    assert code == 1 and divergence(err, log) == i + 1
+
+
+def test_replay_deleted_last_line(logged):
+    spec, log = logged
+    lines = lines_of(log)
+    write_lines(log, lines[:-1])
+    code, out, err = run("replay", log)
+    assert code == 1 and divergence(err, log) == len(lines)
+
+
+def test_replay_non_json_line(logged):
+    spec, log = logged
+    lines = lines_of(log)
+    lines[6] = "this is not json"
+    write_lines(log, lines)
+    code, out, err = run("replay", log)
+    assert code == 1 and f"{log}:7:1: error:" in err and "not JSON" in err
+
+
+def test_replay_not_a_log(tmp_path):
+    log = tmp_path / "x.jsonl"
+    log.write_text('{"hello": 1}\n', encoding="utf-8")
+    code, out, err = run("replay", log)
+    assert code == 1 and f"{log}:1:1: error:" in err
+    code, out, err = run("replay", tmp_path / "missing.jsonl")
+    assert code == 1 and "cannot read log" in err
+
+
+def test_replay_changed_spec(logged):
+    spec, log = logged
+    spec.write_text(spec.read_text(encoding="utf-8").replace("round_limit: 8", "round_limit: 9"),
+                    encoding="utf-8")
+    code, out, err = run("replay", log)
+    assert code == 1 and str(log) in err and "different version" in err
+
+
+# ------------------------------------------------------------------ schema / graph
+def test_schema_is_json():
+    code, out, err = run("schema")
+    assert code == 0
+    schema = json.loads(out)
+    assert "flow" in schema["properties"] and "game" in schema["required"]
+
+
+def test_graph_prints_dot():
+    code, out, err = run("graph", MARKET)
+    assert code == 0 and out.startswith('digraph "town" {') and out.rstrip().endswith("}")
+    for node in ("gate", "market", "temple", "harbour", "guild"):
+        assert f'"{node}"' in out
+    for a, b in (("gate", "market"), ("market", "temple"), ("guild", "gate")):
+        assert f'"{a}" -> "{b}";' in out
+    assert '"temple" -> "market"' not in out
+    assert "holy" in out
+
+
+def test_graph_hex_and_board_choice():
+    code, out, err = run("graph", VALID / "hex_regions.yaml", "--board", "land")
+    assert code == 0 and '"0,0"' in out and "colour=green" in out
+    code, out, err = run("graph", MARKET, "--board", "nowhere")
+    assert code == 2 and "nowhere" in err
+
+
+# ------------------------------------------------------------------------ scenario
+def test_scenario_command_passes():
+    files = sorted((SCENARIOS / "market").glob("*.yaml"))
+    code, out, err = run("scenario", *files)
+    assert code == 0, out
+    assert re.search(r"^\d+ passed, 0 failed$", out, re.M)
+    assert "FAIL" not in out
+
+
+def test_scenario_command_fails():
+    path = SCENARIOS / "failing" / "market.yaml"
+    code, out, err = run("scenario", path, SCENARIOS / "market" / "auction.yaml")
+    assert code == 1
+    assert "FAIL" in out and f"{path}:10:" in out and "0 failed" not in out
+    assert "PASS" in out

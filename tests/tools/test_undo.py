@@ -1,0 +1,87 @@
+"""Undo at the human prompt: back to one's own previous decision, never past chance or a reveal."""
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from interpreter import load_game
+from interpreter.cli import main
+from interpreter.tools.undo import History, barrier
+
+MARKET = "tests/games/market.yaml"
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game(MARKET)
+
+
+def to_seat_decision(state, seat, history=None):
+    """Play first options until `seat` decides, remembering its decisions."""
+    while state.current_player() != seat:
+        state.apply(0)
+    if history is not None:
+        history.remember(state)
+
+
+def test_undo_within_a_turn_restores_the_state_exactly(game):
+    state, history = game.new_state(2, 3), History()
+    while not (state.pending.kind == "action" and state.current_player() == 0
+               and any(label.startswith("buy") for label in state.pending.labels)):
+        state.apply(0)
+    history.remember(state)
+    before = state.to_json()
+    state.apply(next(o for o in state.legal_actions() if o.label.startswith("buy")))
+    to_seat_decision(state, 0, history)
+    assert state.to_json() != before
+    assert history.undo(state, 0) is None
+    assert state.to_json() == before
+    # and the game goes on from there
+    state.apply(state.legal_actions()[-1])
+
+
+def test_no_undo_past_a_card_drawn_from_a_hidden_deck(game):
+    state, history = game.new_state(2, 3), History()
+    while state.pending.kind != "number":   # the secret bet, before the market is dealt
+        state.apply(0)
+    seat = state.current_player()
+    history.remember(state)
+    saved = state.clone()
+    state.apply(0)
+    to_seat_decision(state, seat, history)
+    assert any(saved.loc[c] == "deck" and state.loc[c] != "deck" for c in saved.loc)
+    reason = history.undo(state, seat)
+    assert reason and "deck" in reason and reason.startswith("cannot undo")
+
+
+def test_no_undo_past_chance(game):
+    state = game.new_state(2, 1)
+    later = state.clone()
+    from interpreter.engine.functions import roll
+    roll(later, 6)
+    assert "chance" in barrier(state, later, 0)
+    assert barrier(state, state.clone(), 0) is None
+
+
+def test_nothing_to_undo_at_the_first_decision(game):
+    state, history = game.new_state(2, 1), History()
+    history.remember(state)
+    assert "no earlier decision" in history.undo(state, state.current_player())
+
+
+def test_human_undo_through_the_cli_and_the_log_replays(tmp_path):
+    log = tmp_path / "undo.jsonl"
+    # bet 0, pass the auction, buy; undo the purchase, undo the pass; the third undo
+    # would cross the market's deal from the hidden deck, so it is refused
+    answers = ["1", "1", "1", "undo", "undo", "undo"] + ["1"] * 3000
+    out = io.StringIO()
+    code = main(["play", MARKET, "--players", "2", "--seed", "3", "--agents", "human,first",
+                 "--log", str(log)], out, io.StringIO(), io.StringIO("\n".join(answers) + "\n"))
+    assert code == 0
+    text = out.getvalue()
+    assert "cannot undo: since then a card left deck, which you could not see" in text
+    rows = [json.loads(x) for x in log.read_text().splitlines()]
+    assert sum(1 for r in rows if "undo" in r) == 2
+    assert main(["replay", str(log)], io.StringIO(), io.StringIO()) == 0
