@@ -69,7 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("log", metavar="LOG")
     sc = sub.add_parser("scenario", help="run scenario test files")
     sc.add_argument("files", nargs="+", metavar="FILE")
-    sub.add_parser("schema", help="print the spec format's JSON Schema")
+    sch = sub.add_parser("schema", help="print the spec format's JSON Schema")
+    sch.add_argument("--scenario", action="store_true", help="the scenario file format's schema instead")
     g = sub.add_parser("graph", help="print a board as Graphviz DOT")
     g.add_argument("file", metavar="FILE")
     g.add_argument("--board", help="which board (default: every board)")
@@ -317,7 +318,7 @@ def cmd_scenario(args, out, err, stdin) -> int:
 
 def cmd_schema(args, out, err, stdin) -> int:
     from rulespec.schema import schema_text
-    out.write(schema_text())
+    out.write(schema_text(scenario=args.scenario))
     return 0
 
 

@@ -17,30 +17,35 @@ from jsonschema.exceptions import ValidationError, best_match
 from .errors import RulespecError
 
 SCHEMA_PATH = Path(__file__).with_name("spec.schema.json")
+SCENARIO_SCHEMA_PATH = Path(__file__).with_name("scenario.schema.json")
 
 _TYPE_NAMES = {"string": "a string", "integer": "an integer", "number": "a number",
                "boolean": "true/false", "object": "a map", "array": "a list",
                "null": "null"}
 
 
-def schema_text() -> str:
-    return SCHEMA_PATH.read_text(encoding="utf-8")
+def schema_text(scenario: bool = False) -> str:
+    """The JSON Schema of specs, or of scenario files (`scenario=True`), as text."""
+    return (SCENARIO_SCHEMA_PATH if scenario else SCHEMA_PATH).read_text(encoding="utf-8")
 
 
 @functools.cache
-def load_schema() -> dict:
-    return json.loads(schema_text())
+def load_schema(scenario: bool = False) -> dict:
+    return json.loads(schema_text(scenario))
 
 
 @functools.cache
-def _validator() -> Draft202012Validator:
-    return Draft202012Validator(load_schema())
+def _validator(scenario: bool = False) -> Draft202012Validator:
+    return Draft202012Validator(load_schema(scenario))
 
 
-def validate(spec) -> list[RulespecError]:
-    """All shape errors in `spec.data`, one per problem, in file order."""
+def validate(spec, scenario: bool = False) -> list[RulespecError]:
+    """All shape errors in `spec.data`, one per problem, in file order.
+
+    spec: a loaded file (rulespec.loader.Spec); scenario: check it as a scenario
+    file (scenario.schema.json) rather than a game spec."""
     found: dict[tuple, RulespecError] = {}
-    for err in _validator().iter_errors(spec.data):
+    for err in _validator(scenario).iter_errors(spec.data):
         # anyOf/oneOf errors carry one sub-error per branch: keep the best one.
         err = best_match([err])
         for path, message in _describe(err):

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from rulespec.errors import RulespecError
 from rulespec.loader import load_spec
+from rulespec.schema import validate as validate_shape
 
 from ..engine.flow import Frame, run
 from ..engine.values import display
@@ -37,6 +38,9 @@ def run_file(path, load_game) -> list[Outcome]:
         spec = load_spec(path)
     except RulespecError as e:
         return [Outcome(str(path), "(file)", getattr(e, "errors", [e]))]
+    shape = validate_shape(spec, scenario=True)
+    if shape:
+        return [Outcome(str(path), "(file)", shape)]
     data = spec.data
     base = os.path.dirname(os.path.abspath(path))
     target = data.get("spec")

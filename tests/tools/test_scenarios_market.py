@@ -53,5 +53,5 @@ def test_unknown_step_is_reported(tmp_path):
                     "  - steps:\n      - expcet: round == 1\n", encoding="utf-8")
     (outcome,) = run_file(path, load_game)
     assert not outcome.passed
-    assert "unknown step 'expcet'" in outcome.failures[0].message
-    assert outcome.failures[0].line == 4
+    assert "unknown key 'expcet' (did you mean 'expect'?)" in outcome.failures[0].message
+    assert (outcome.failures[0].line, outcome.failures[0].col) == (4, 9)
