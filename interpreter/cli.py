@@ -6,6 +6,7 @@ Only what a subcommand needs is imported when it runs, so start-up stays quick.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 
@@ -25,67 +26,105 @@ class _Usage(Exception):
     pass
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="rulespec", description="Board games as data: validate, play and test specs.")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+AGENTS_HELP = ("'random' for every seat, or one agent per seat, comma-separated: random, first, "
+               "human, greedy, mcts:N[:D] (N playouts per decision; D cuts each playout after D "
+               "decisions and judges it by the spec's heuristic) (default: %(default)s)")
 
-    v = sub.add_parser("validate", help="check spec files; print FILE:LINE:COL errors")
-    v.add_argument("files", nargs="+", metavar="FILE")
+
+class _Version(argparse.Action):
+    """--version: the installed package's version, read only when asked (start-up stays quick)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from importlib.metadata import PackageNotFoundError, version
+        try:
+            text = version("rulespec")
+        except PackageNotFoundError:   # run from a source tree that was never installed
+            text = "unknown (not installed)"
+        print(f"rulespec {text}", file=sys.stdout)   # stdout, as argparse's own version action
+        parser.exit()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="rulespec", description="Board games as data: validate, play and test specs.",
+                epilog="Exit status: 0 clean, 1 invalid spec or failed check, 2 bad usage. "
+                       "'rulespec COMMAND --help' describes each command.")
+    p.add_argument("--version", action=_Version, help="print rulespec's version and exit")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser,
+                           help="one of these (each has its own --help):")
+
+    v = sub.add_parser("validate", help="check spec files; print FILE:LINE:COL errors",
+                       description="Check specs: shape, rules, names, kinds of value.")
+    v.add_argument("files", nargs="+", metavar="FILE", help="spec files (YAML)")
     v.add_argument("--variant", help="check with this variant applied")
     v.add_argument("--all-variants", action="store_true", help="check the base and every variant")
-    v.add_argument("--format", choices=["text", "json", "github"], default="text")
+    v.add_argument("--format", choices=["text", "json", "github"], default="text",
+                   help="text: FILE:LINE:COL lines; json: a list of objects; github: Actions "
+                        "annotations (default: %(default)s)")
     v.add_argument("--assumptions", action="store_true", help="list every `assumed:` value")
 
     for name, helptext in (("play", "play one game"), ("simulate", "play many games and summarise")):
-        s = sub.add_parser(name, help=helptext)
-        s.add_argument("file", metavar="FILE")
-        s.add_argument("--players", type=int, required=True)
-        s.add_argument("--seed", type=int, default=0)
-        s.add_argument("--agents", default="random", help="'random', or one agent per seat: random,first,human")
-        s.add_argument("--variant")
-        s.add_argument("--json", action="store_true", help="print one JSON object")
+        s = sub.add_parser(name, help=helptext, description=helptext[0].upper() + helptext[1:] + ".")
+        s.add_argument("file", metavar="FILE", help="the spec to play")
+        _add_game_options(s)
         if name == "play":
             s.add_argument("--log", metavar="PATH", help="write a JSONL log of the game")
             s.add_argument("--trace", action="store_true",
                            help="print every state change with the rule (FILE:LINE) that caused it")
         else:
-            s.add_argument("-n", "--games", type=int, default=100)
+            s.add_argument("-n", "--games", type=int, default=100,
+                           help="games to play, with seeds S, S+1, ... (default: %(default)s)")
             s.add_argument("--check-invariants", action="store_true",
                            help="check the spec's invariants after every step")
             _add_run_options(s)
-    c = sub.add_parser("compare", help="simulate two variants on the same seeds; what changed")
-    c.add_argument("file", metavar="FILE")
+    c = sub.add_parser("compare", help="simulate two variants on the same seeds; what changed",
+                       description="Simulate two variants on the same seeds and print what changed, "
+                                   "with 95%% intervals, effect sizes and p-values corrected for "
+                                   "the number of rows (Holm).")
+    c.add_argument("file", metavar="FILE", help="the spec to play")
     c.add_argument("--variant", action="append", required=True,
                    help="once: base vs this variant; twice: the first vs the second ('base' names the base)")
-    c.add_argument("--players", type=int, required=True)
-    c.add_argument("-n", "--games", type=int, default=100)
-    c.add_argument("--seed", type=int, default=0)
-    c.add_argument("--agents", default="random")
-    c.add_argument("--json", action="store_true", help="print one JSON object")
+    c.add_argument("-n", "--games", type=int, default=100,
+                   help="games per variant, with seeds S, S+1, ... (default: %(default)s)")
+    _add_game_options(c, variant=False)
     c.add_argument("--html", metavar="PATH", help="also write a self-contained page with plots")
     _add_run_options(c)
 
     r = sub.add_parser("replay", help="re-run a JSONL log; exit 1 at the first divergence")
-    r.add_argument("log", metavar="LOG")
+    r.add_argument("log", metavar="LOG", help="a log written by play --log")
     sc = sub.add_parser("scenario", help="run scenario test files")
-    sc.add_argument("files", nargs="+", metavar="FILE")
+    sc.add_argument("files", nargs="+", metavar="FILE", help="scenario files (YAML)")
     sch = sub.add_parser("schema", help="print the spec format's JSON Schema")
     sch.add_argument("--scenario", action="store_true", help="the scenario file format's schema instead")
-    g = sub.add_parser("graph", help="print a board as Graphviz DOT")
-    g.add_argument("file", metavar="FILE")
+    g = sub.add_parser("graph", help="print a board as Graphviz DOT",
+                       description="Print a spec's boards as Graphviz DOT; exit 1 when there is "
+                                   "no board to draw.")
+    g.add_argument("file", metavar="FILE", help="the spec whose boards to draw")
     g.add_argument("--board", help="which board (default: every board)")
-    g.add_argument("--variant")
+    g.add_argument("--variant", help="draw with this variant applied")
     g.add_argument("--seat", type=int, help="draw this seat's board as joined during set-up")
     g.add_argument("--players", type=int, help="with --seat: players in the game (default: fewest)")
-    g.add_argument("--seed", type=int, default=0, help="with --seat: the game's seed")
+    g.add_argument("--seed", type=int, default=0, help="with --seat: the game's seed (default: %(default)s)")
     g.add_argument("--png", metavar="PATH", help="also render to PNG with Graphviz's `dot`, if installed")
     return p
+
+
+def _add_game_options(s, variant=True):
+    s.add_argument("--players", type=int, required=True, help="number of players")
+    s.add_argument("--seed", type=int, default=0, help="random seed (default: %(default)s)")
+    s.add_argument("--agents", default="random", help=AGENTS_HELP)
+    if variant:
+        s.add_argument("--variant", help="play this variant of the spec")
+    s.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def _add_run_options(s):
     s.add_argument("--jobs", type=int, help="worker processes (default: all cores)")
     s.add_argument("--backend", choices=["local", "ray"], default="local",
-                   help="local process pool, or a Ray cluster (pip install -e '.[ray]')")
+                   help="local process pool, or a Ray cluster (pip install -e '.[ray]') "
+                        "(default: %(default)s)")
     s.add_argument("--address", help="Ray cluster address (default: start a local Ray)")
 
 
@@ -93,12 +132,13 @@ def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
     out, err = stdout or sys.stdout, stderr or sys.stderr
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        with contextlib.redirect_stdout(out):   # --help and --version print to our stream
+            args = parser.parse_args(argv)
     except _Usage as e:
         print(parser.format_usage().rstrip(), file=err)
         print(str(e), file=err)
         return 2
-    except SystemExit as e:      # --help
+    except SystemExit as e:      # --help, --version
         return int(e.code or 0)
     if args.command is None:
         parser.print_help(out)
@@ -325,17 +365,28 @@ def cmd_schema(args, out, err, stdin) -> int:
 def cmd_graph(args, out, err, stdin) -> int:
     from .engine.game import load_game
     game = load_game(args.file, variant=args.variant)
-    if args.seat is not None:
-        dot = _seat_dot(game, args)
-    else:
-        boards = game.boards if args.board is None else {args.board: game.boards.get(args.board)}
-        if None in boards.values():
-            raise _Usage(f"rulespec: error: no board '{args.board}'; boards: {', '.join(game.boards)}")
-        dot = "".join(board.to_dot() for board in boards.values())
+    try:
+        dot = _seat_dot(game, args) if args.seat is not None else _boards_dot(game, args)
+    except _NothingToDraw as e:   # a valid spec without what was asked: a data problem, not usage
+        print(f"rulespec: error: {args.file}: {e}", file=err)
+        return 1
     out.write(dot)
     if args.png:
         _render_png(dot, args.png)
     return 0
+
+
+class _NothingToDraw(Exception):
+    pass
+
+
+def _boards_dot(game, args) -> str:
+    if not game.boards:
+        raise _NothingToDraw("there is no board to draw: the spec has no `boards:` section")
+    boards = game.boards if args.board is None else {args.board: game.boards.get(args.board)}
+    if None in boards.values():
+        raise _Usage(f"rulespec: error: no board '{args.board}'; boards: {', '.join(game.boards)}")
+    return "".join(board.to_dot() for board in boards.values())
 
 
 def _seat_dot(game, args) -> str:
@@ -345,8 +396,8 @@ def _seat_dot(game, args) -> str:
         raise _Usage(f"rulespec: error: --seat must be from 0 to {players - 1}")
     try:
         return board_dot(game, args.seat, players=players, seed=args.seed)
-    except ValueError as e:
-        raise _Usage(f"rulespec: error: {e}") from None
+    except ValueError as e:   # no per-player layout in this game
+        raise _NothingToDraw(f"there is no board to draw for seat {args.seat}: {e}") from None
 
 
 def _render_png(dot: str, path: str):

@@ -1,6 +1,7 @@
 """The `rulespec` command, in process: streams are arguments, exit codes are results."""
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import re
@@ -340,6 +341,45 @@ def test_graph_hex_and_board_choice():
     assert code == 0 and '"0,0"' in out and "colour=green" in out
     code, out, err = run("graph", MARKET, "--board", "nowhere")
     assert code == 2 and "nowhere" in err
+
+
+def test_graph_of_a_spec_without_boards_says_so_and_exits_1():
+    zena = TESTS.parent / "games" / "zena.yaml"
+    code, out, err = run("graph", zena)
+    assert (code, out) == (1, "") and "no board to draw" in err and str(zena) in err
+    code, out, err = run("graph", zena, "--seat", "0", "--players", "3")
+    assert (code, out) == (1, "") and "no board to draw for seat 0" in err
+
+
+# ------------------------------------------------------------------- help / version
+def _subcommands():
+    from interpreter.cli import build_parser
+    (sub,) = [a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    return sub.choices
+
+
+def test_every_subcommand_and_flag_has_help_text():
+    from interpreter.cli import build_parser
+    missing = [f"{name} {action.dest}"
+               for name, parser in [("rulespec", build_parser()), *_subcommands().items()]
+               for action in parser._actions if not action.help]
+    assert missing == []
+    code, out, _ = run("--help")
+    assert code == 0 and all(f"    {name}" in out for name in _subcommands())
+
+
+@pytest.mark.parametrize("command", ["play", "simulate", "compare"])
+def test_agents_help_lists_every_agent(command):
+    from interpreter.agents import AGENTS
+    code, out, _ = run(command, "--help")
+    text = " ".join(out.split())
+    assert code == 0 and all(name in text for name in AGENTS) and "mcts:N[:D]" in text
+
+
+def test_version_comes_from_the_package_metadata():
+    from importlib.metadata import version
+    code, out, err = run("--version")
+    assert (code, out, err) == (0, f"rulespec {version('rulespec')}\n", "")
 
 
 # ------------------------------------------------------------------------ scenario
