@@ -292,6 +292,12 @@ def walk(node):
             yield from walk(child)
 
 
+def children(node):
+    """The nodes directly under `node`, in field order."""
+    for name in node.__slots__:
+        yield from _children(getattr(node, name))
+
+
 def _children(value):
     if isinstance(value, Node):
         yield value

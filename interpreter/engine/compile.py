@@ -453,7 +453,9 @@ class Compiler:
                 st.stack.append(game.actions[name].frame(env[key][0], bound, fr))
                 st.fired[game.actions[name].key] = st.fired.get(game.actions[name].key, 0) + 1
                 return
-            if key not in env:
+            if key not in env or not env[key][1]:
+                # before the first action, who plays is asked again each time the
+                # decision is (a scenario's `do:` may have changed it)
                 env[key] = [player(st, env), False]
             p, acted = env[key]
             if acted and not until_done:

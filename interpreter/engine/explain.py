@@ -33,6 +33,14 @@ def refusal(st, action) -> IllegalAction:
     return IllegalAction(message, file, line, col)
 
 
+def why_refused(st, label) -> str | None:
+    """Why `label` is not legal for the pending decision, when that can be said."""
+    try:
+        return _reason(st, st.pending, label)[0]
+    except Exception:   # best effort, as in refusal()
+        return None
+
+
 def _reason(st, decision, label):
     """(reason, (file, line, col)) for the kind of decision pending."""
     instr = _asking_instruction(st)
@@ -196,6 +204,27 @@ def _evaluator(st, env):
         except (RulespecError, Exception) as e:   # a part may fail alone (a none's attribute)
             return f"<cannot evaluate: {getattr(e, 'message', e)}>"
     return evaluate
+
+
+def every_value(st, tree, env) -> list[tuple[int, str, str]]:
+    """(depth, text, value) of `tree` and each sub-expression under it, the way
+    pytest rewrites an assert: every part evaluated, even those an `and` or `or`
+    would skip. Literals, and bare words that are their own value, are left out;
+    comprehension bodies are shown whole (their variable has no one value)."""
+    evaluate, out = _evaluator(st, env), []
+
+    def visit(node, depth):
+        if isinstance(node, (ast.Number, ast.String, ast.Const)):
+            return
+        text, value = unparse(node), _show(evaluate(node))
+        if text == value and isinstance(node, ast.Name):
+            return
+        out.append((depth, text, value))
+        if not isinstance(node, ast.Comprehension):
+            for child in ast.children(node):
+                visit(child, depth + 1)
+    visit(tree, 0)
+    return out
 
 
 # ------------------------------------------------------------------ unparse

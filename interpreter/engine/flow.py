@@ -140,6 +140,7 @@ def run(st, finish_when_done: bool = True) -> None:
     game = st.game
     programs, budget = game.programs, game.step_budget
     stack = st.stack
+    ends = not st.staged    # a scenario staging a position checks no end condition
     steps = 0
     fr = program = None
     pc = 0
@@ -156,7 +157,7 @@ def run(st, finish_when_done: bool = True) -> None:
             if watch is not None:
                 watch.after(program, pc)
             checks = program.end_checks[pc]
-            if checks and not st.over:
+            if checks and ends and not st.over:
                 for name, cond in checks:
                     if cond(st, {}):
                         st.finish(name)

@@ -5,7 +5,7 @@ Every function takes the state first. None changes a list or map in place.
 from __future__ import annotations
 
 from rulespec.errors import RuleError
-from . import rng
+from . import rig, rng
 from .boards import join_hex_boards, layout_board
 from .values import Seat, Zone, display
 
@@ -155,6 +155,8 @@ def owner(st, zone):
 
 def shuffle(st, zone):
     st.rng = rng.shuffle(st.rng, st.zones[zone])
+    if st.rig:
+        rig.shuffle(st, zone)
     st.chance("shuffle", zone, list(st.zones[zone]))
 
 
@@ -167,6 +169,8 @@ def draw(st, src, dst, n=1):
                 break
             move(st, list(st.zones[_same_owner(src, refill)]), src)
             shuffle(st, src)
+        if st.rig:
+            rig.draw(st, src)
         card = st.zones[src][0]
         move(st, card, dst)
         drawn.append(card)
@@ -205,6 +209,8 @@ def move_bottom(st, cards, zone):
 # chance -----------------------------------------------------------------------------
 def roll(st, sides):
     st.rng, value = rng.below(st.rng, sides)
+    if st.rig:
+        value = rig.roll(st, sides, value + 1) - 1
     st.chance("roll", sides, value + 1)
     return value + 1
 
@@ -214,6 +220,8 @@ def random_of(st, xs):
     if not items:
         raise RuleError("random_of: the list is empty")
     st.rng, i = rng.below(st.rng, len(items))
+    if st.rig:
+        i = rig.pick(st, [display(x, st.game.player_names) for x in items], i)
     st.chance("pick", len(items), i)
     return items[i]
 

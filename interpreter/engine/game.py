@@ -204,28 +204,30 @@ class Game:
         return check
 
     # ------------------------------------------------------------------ play
-    def new_state(self, players: int, seed: int = 0, record: bool = False, trace=None):
+    def new_state(self, players: int, seed: int = 0, record: bool = False, trace=None, rig=None):
         """A new game, run up to its first decision. `record` keeps every event
         (decisions, chance outcomes, notes) in `state.events` for logs; `trace`
-        receives every state change with its rule (interpreter/engine/changes.py)."""
+        receives every state change with its rule (interpreter/engine/changes.py);
+        `rig` (engine/rig.py Rig) fixes the set-up's chance outcomes."""
         from .state import State
         if not self.min_players <= players <= self.max_players:
             raise RulespecError(f"{self.name} is for {self.min_players} to {self.max_players} "
                                 f"players, not {players}")
-        return State.new(self, players, seed, record, trace)
+        return State.new(self, players, seed, record, trace, rig)
 
-    def snippet(self, text: str, kind: str):
+    def snippet(self, text: str, kind: str, names=()):
         """Compile a DSL string from outside the spec (a scenario step): an expression
-        gives a closure f(state, env); statements give a program key to run."""
+        gives a closure f(state, env); statements give a program key to run.
+        `names` are locals the caller puts in env (a scenario's `let:` names)."""
         from rulespec.dsl import parse_expression, parse_statements
         compiler = Compiler(self, self.names)
         if kind == "expression":
             tree = parse_expression(text)
-            return compiler.expr(tree, assigned_names(tree, self.names))
+            return compiler.expr(tree, assigned_names(tree, self.names) | set(names))
         tree = parse_statements(text)
         key = f"snippet:{len(self.programs)}"
         compiler.program = Program(key, "a scenario step")
-        compiler.block(tree.body, assigned_names(tree, self.names))
+        compiler.block(tree.body, assigned_names(tree, self.names) | set(names))
         compiler.program.plan_end_checks(self._end_reads)
         self.programs[key] = compiler.program
         return key

@@ -15,11 +15,14 @@ class State:
     __slots__ = ("game", "n", "seats", "g", "pv", "cv", "zones", "loc", "rng", "stack",
                  "pending", "over", "ended_by", "phase", "decisions", "events",
                  "trace",   # trace: None, or a sink for change records (changes.py)
-                 "fired")   # fired: {"action:x" / "trigger:y": times it ran}, for rule coverage; not saved
+                 "fired",   # fired: {"action:x" / "trigger:y": times it ran}, for rule coverage; not saved
+                 "rig",     # rig: None, or the chance outcomes fixed by a scenario (rig.py); not saved
+                 "staged")  # staged: end conditions are not checked (a scenario sets a position up); not saved
 
     # ------------------------------------------------------------- creation
     @classmethod
-    def new(cls, game, players: int, seed: int, record: bool = False, trace=None) -> "State":
+    def new(cls, game, players: int, seed: int, record: bool = False, trace=None,
+            rigged=None) -> "State":
         st = cls.__new__(cls)
         st.game, st.n = game, players
         st.seats = [Seat(i) for i in range(players)]
@@ -40,6 +43,7 @@ class State:
         st.decisions, st.events = 0, [] if record else None
         st.trace = trace
         st.fired = {}
+        st.rig, st.staged = rigged, False
         run(st)
         return st
 
@@ -57,6 +61,8 @@ class State:
         st.decisions, st.events = self.decisions, None
         st.trace = None   # a copy explores; only the game being played reports
         st.fired = dict(self.fired)
+        st.rig = self.rig.copy() if self.rig else None
+        st.staged = self.staged
         return st
 
     # ----------------------------------------------------------------- play
@@ -104,6 +110,15 @@ class State:
         self.pending = None
         self.stack.clear()
         self.record("end", reason=reason)
+
+    def check_end(self):
+        """Check every end condition now (as after a rule that may change them all);
+        finish on the first that holds. Returns its name, or None."""
+        for name, holds in self.game.end_conditions:
+            if not self.over and holds(self, {}):
+                self.finish(name)
+                return name
+        return None
 
     def is_terminal(self) -> bool:
         return self.over
@@ -238,4 +253,5 @@ class State:
         st.decisions, st.events = int(d["decisions"]), None
         st.trace = None
         st.fired = {}
+        st.rig, st.staged = None, False
         return st

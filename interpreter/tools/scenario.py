@@ -1,24 +1,31 @@
-"""Scenario tests: set a game up, script its choices, check the state.
+"""Scenario tests: set a game up, fix its chance, script its choices, check the state.
 
-A scenario file names a spec, players and seed, then lists scenarios, each a
-list of steps (see README, "Scenario tests"). Expressions and statements in
-steps are the spec's own DSL, so a rule author tests a rule in its own words.
+A scenario file (format 2, rulespec/scenario.schema.json; docs/authoring.md)
+names a spec, players and seed, then lists scenarios, each a list of steps.
+Expressions and statements in steps are the spec's own rules language, so a
+rule author tests a rule in its own words. The file's shape is checked by the
+schema first, so a misspelt key fails at its line instead of being ignored.
+
+Every step is followed by the spec's invariants (unless `invariants: false`
+or a position is being staged); chance outcomes are fixed by value with
+`rig:` (interpreter/engine/rig.py), never by hunting a seed.
 """
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
 
+from rulespec.dsl import parse_expression
 from rulespec.errors import RulespecError
 from rulespec.loader import load_spec
 from rulespec.schema import validate as validate_shape
 
+from ..engine.explain import every_value, why_refused
 from ..engine.flow import Frame, run
+from ..engine.rig import Rig
 from ..engine.values import display
 
 MAX_PLAY = 20_000
-STEP_KEYS = ("do", "choose", "expect", "expect_player", "expect_options", "expect_legal",
-             "expect_illegal", "play_until", "expect_ended_by")
 
 
 @dataclass
@@ -43,90 +50,155 @@ def run_file(path, load_game) -> list[Outcome]:
         return [Outcome(str(path), "(file)", shape)]
     data = spec.data
     base = os.path.dirname(os.path.abspath(path))
-    target = data.get("spec")
-    if not isinstance(target, str):
-        return [Outcome(str(path), "(file)", [spec.error("a scenario file needs `spec: PATH`", ())])]
     games: dict = {}
     outcomes = []
-    for i, scenario in enumerate(data.get("scenarios") or []):
+    for i, scenario in enumerate(data["scenarios"]):
         name = str(scenario.get("name", f"scenario {i + 1}"))
         runner = _Runner(spec, ("scenarios", i), name)
-        outcomes.append(runner.run(scenario, data, os.path.join(base, target), games, load_game))
-    if not outcomes:
-        outcomes.append(Outcome(str(path), "(file)", [spec.error("no `scenarios:` in this file", ())]))
+        outcomes.append(runner.run(scenario, data, os.path.join(base, data["spec"]), games, load_game))
     return outcomes
+
+
+def rig_outcomes(entries) -> Rig:
+    """A scenario's `rig:` list ([{roll: 3}, {shuffle: [a, b]}, ...]) as a Rig."""
+    return Rig([next(iter(entry.items())) for entry in entries or []])
 
 
 class _Runner:
     def __init__(self, spec, path, name):
         self.spec, self.path, self.outcome = spec, path, Outcome(spec.file, name)
+        self.lets: dict = {}
 
     def fail(self, step_path, message):
         self.outcome.failures.append(self.spec.error(message, step_path))
 
     def run(self, scenario, defaults, spec_path, games, load_game) -> Outcome:
-        get = lambda key, default=None: scenario.get(key, defaults.get(key, default))  # noqa: E731
+        def get(key, default=None):
+            return scenario.get(key, defaults.get(key, default))
         variant = get("variant")
+        self.check_invariants = scenario.get("invariants", True)
         try:
             if (spec_path, variant) not in games:
                 games[(spec_path, variant)] = load_game(spec_path, variant=variant)
             self.game = games[(spec_path, variant)]
-            self.state = self.game.new_state(int(get("players", 2)), int(get("seed", 0)))
+            rig = rig_outcomes(get("rig"))
+            self.state = self.game.new_state(int(get("players", 2)), int(get("seed", 0)), rig=rig)
         except RulespecError as e:
             self.fail(self.path, f"cannot start the game: {e.format()}")
             return self.outcome
-        for k, step in enumerate(scenario.get("steps") or []):
-            step_path = self.path + ("steps", k)
-            try:
-                if not self.step(step, step_path):
-                    break
-            except RulespecError as e:
-                self.fail(step_path, f"step {k + 1}: {e.message}")
-                break
+        steps = scenario["steps"]
+        for k, step in enumerate(steps):
+            if not self.guarded(step, self.path + ("steps", k), k):
+                return self.outcome
+        if self.state.rig:
+            left = ", ".join(f"{kind} {display(value)}" for kind, value in self.state.rig.queue)
+            self.fail(self.path + ("steps", max(len(steps) - 1, 0)),
+                      f"rigged chance outcomes never used: {left}")
         return self.outcome
 
-    def step(self, step, where) -> bool:
-        """Run one step; False stops the scenario (a failure that makes later steps moot)."""
-        unknown = [key for key in step if key not in STEP_KEYS]
-        if unknown:
-            self.fail(where, f"unknown step '{unknown[0]}'; steps are: {', '.join(STEP_KEYS)}")
+    def guarded(self, step, where, k) -> bool:
+        """Run one step and the invariants after it; False stops the scenario."""
+        try:
+            if not self.step(step, where):
+                return False
+        except RulespecError as e:
+            self.fail(where, f"step {k + 1}: {e.message}")
             return False
+        if self.check_invariants and not self.state.staged:
+            broken = self.state.check_invariants()
+            if broken:
+                self.fail(where, f"after step {k + 1}, invariant {', '.join(map(repr, broken))} "
+                                 f"does not hold")
+                return False
+        return True
+
+    def step(self, step, where) -> bool:
         ok = True
-        for key, value in step.items():
+        for key, value in step.items():   # the schema allows only the step methods below
             ok = getattr(self, key)(value, where + (key,)) is not False and ok
         return ok
 
+    def expression(self, text):
+        return self.game.snippet(str(text), "expression", self.lets)
+
     # steps, one method each, named as in the file ---------------------------------
     def do(self, text, where):
+        """Run statements now; the waiting decision is asked again, of whoever decides now."""
         st = self.state
-        key = self.game.snippet(str(text), "statements")
+        if st.over:
+            self.fail(where, f"the game is over (ended by {st.ended_by!r}): "
+                             f"a `do:` now would test a state no rule can reach")
+            return False
+        key = self.game.snippet(str(text), "statements", self.lets)
         saved, pending = st.stack, st.pending
-        st.stack, st.pending = [Frame(key, {})], None
+        st.stack, st.pending = [Frame(key, dict(self.lets))], None
         run(st, finish_when_done=False)
         if st.pending is not None:
             self.fail(where, "a `do:` step must not ask for a decision")
             return False
-        st.stack, st.pending = saved, None
+        if st.over:     # an end condition held: the game ended inside the step
+            return True
+        st.stack = saved
         if pending is not None:
             # the decision that waited was offered before the change: ask it again, so
-            # its options reflect the new state (its instruction is still the next to run)
+            # its options and who decides reflect the new state (its instruction is
+            # still the next to run)
             run(st)
         return True
 
+    def stage(self, text, where):
+        """`do:` with end conditions and invariants off until a `resume:` step."""
+        self.state.staged = True
+        return self.do(text, where)
+
+    def resume(self, _value, where):
+        st = self.state
+        st.staged = False
+        st.check_end()
+        return True
+
+    def let(self, names, where):
+        for name, text in names.items():
+            self.lets[name] = self.expression(text)(self.state, self.lets)
+
+    def rig(self, entries, where):
+        outcomes = rig_outcomes(entries)
+        if self.state.rig:
+            self.state.rig.queue.extend(outcomes.queue)
+        else:
+            self.state.rig = outcomes
+
     def choose(self, labels, where):
+        st = self.state
         for label in labels if isinstance(labels, list) else [labels]:
-            legal = [o.label for o in self.state.legal_actions()]
-            if label not in legal:
-                self.fail(where, f"'{label}' is not a legal option here; legal: {', '.join(legal[:12])}")
+            label = str(label)
+            if st.over:
+                self.fail(where, f"cannot choose '{label}': the game is over (ended by {st.ended_by!r})")
                 return False
-            self.state.apply(label)
+            legal = [o.label for o in st.legal_actions()]
+            if label not in legal:
+                reason = why_refused(st, label)
+                because = f": {reason}" if reason else ""
+                self.fail(where, f"'{label}' is not a legal option here{because}; "
+                                 f"legal: {', '.join(legal)}")
+                return False
+            st.apply(label)
         return True
 
     def expect(self, exprs, where):
         for text in exprs if isinstance(exprs, list) else [exprs]:
-            value = self.game.snippet(str(text), "expression")(self.state, {})
+            value = self.expression(text)(self.state, self.lets)
             if value is not True:
-                self.fail(where, f"expected `{text}` to hold, it is {display(value)}")
+                self.fail(where, f"expected `{text}` to hold, it is {display(value)}"
+                                 + self.explained(text))
+
+    def explained(self, text) -> str:
+        """Each part of a failed expectation with its value, one per line."""
+        try:
+            parts = every_value(self.state, parse_expression(str(text)), self.lets)
+        except RulespecError:
+            return ""
+        return "".join(f"\n    {'  ' * depth}{part} = {value}" for depth, part, value in parts[1:])
 
     def expect_player(self, seat, where):
         if self.state.current_player() != seat:
@@ -134,26 +206,26 @@ class _Runner:
 
     def expect_options(self, labels, where):
         legal = sorted(o.label for o in self.state.legal_actions())
-        if sorted(labels) != legal:
-            self.fail(where, f"expected options {sorted(labels)}, got {legal}")
+        if sorted(map(str, labels)) != legal:
+            self.fail(where, f"expected options {sorted(map(str, labels))}, got {legal}")
 
     def expect_legal(self, labels, where):
-        legal = {o.label for o in self.state.legal_actions()}
+        legal = [o.label for o in self.state.legal_actions()]
         for label in labels if isinstance(labels, list) else [labels]:
-            if label not in legal:
-                self.fail(where, f"expected '{label}' to be legal; legal: {', '.join(sorted(legal))}")
+            if str(label) not in legal:
+                self.fail(where, f"expected '{label}' to be legal; legal: {', '.join(legal)}")
 
     def expect_illegal(self, labels, where):
         legal = {o.label for o in self.state.legal_actions()}
         for label in labels if isinstance(labels, list) else [labels]:
-            if label in legal:
+            if str(label) in legal:
                 self.fail(where, f"expected '{label}' not to be legal, but it is")
 
     def play_until(self, text, where):
-        holds = self.game.snippet(str(text), "expression")
+        holds = self.expression(text)
         st = self.state
         for _ in range(MAX_PLAY):
-            if holds(st, {}):
+            if holds(st, self.lets):
                 return True
             if st.is_terminal():
                 break
@@ -165,3 +237,45 @@ class _Runner:
         if not self.state.is_terminal() or self.state.ended_by != reason:
             now = self.state.ended_by if self.state.is_terminal() else "not over"
             self.fail(where, f"expected the game to have ended by '{reason}', it is: {now}")
+
+    def expect_winner(self, seats, where):
+        st = self.state
+        want = sorted(seats if isinstance(seats, list) else [seats])
+        if not st.is_terminal():
+            self.fail(where, f"expected seats {want} to have won, but the game is not over")
+        elif st.winner() != want:
+            self.fail(where, f"expected the winner {_seats(want)}, it is {_seats(st.winner())} "
+                             f"(scores {st.scores()}, ranked {_order(st)})")
+
+    def expect_scores(self, wanted, where):
+        st = self.state
+        scores, order = (wanted, None) if isinstance(wanted, list) else \
+            (wanted.get("scores"), wanted.get("order"))
+        if scores is not None and st.scores() != scores:
+            self.fail(where, f"expected scores {scores}, they are {st.scores()}")
+        if order is not None and _order(st) != [o if isinstance(o, int) else sorted(o) for o in order]:
+            self.fail(where, f"expected the ranking {order} (best first, by score then tie-breaks), "
+                             f"it is {_order(st)} (scores {st.scores()})")
+
+
+def _order(st) -> list:
+    """Seats best first by score then the spec's tie-breaks; seats still tied share a list."""
+    game = st.game
+    scores = st.scores()
+    rank = {s: (scores[s],) + tuple(tb(st, {"p": s}) for tb in game.tiebreaks) for s in st.seats}
+    out: list = []
+    for seat in sorted(st.seats, key=lambda s: rank[s], reverse=True):
+        if out and rank[_first(out[-1])] == rank[seat]:
+            out[-1] = (out[-1] if isinstance(out[-1], list) else [out[-1]]) + [int(seat)]
+        else:
+            out.append(int(seat))
+    return out
+
+
+def _first(entry):
+    return entry[0] if isinstance(entry, list) else entry
+
+
+def _seats(seats) -> str:
+    return "nobody" if not seats else " and ".join(f"seat {s}" for s in seats)
+
