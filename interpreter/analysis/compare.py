@@ -1,7 +1,10 @@
 """`rulespec compare`: two variants on the same seeds, and what changed between them.
 
-Each row gives A, B and B - A with a 95% interval; an interval that does not
-contain 0 is a change the run can tell from luck (marked `*` in the table).
+Each row gives A, B, B - A with its 95% interval, an effect size (Cohen's h for
+rates, d for means) and a two-sided p-value. A table of a dozen rows read at
+95% each would show a "change" by luck in most comparisons, so the p-values are
+adjusted for the number of rows with Holm's method (`stats.holm`), and a row is
+marked `*` (significant) only when its adjusted p is below ALPHA.
 """
 from __future__ import annotations
 
@@ -9,6 +12,9 @@ import json
 
 from . import stats
 from .simulate import run_with_progress, summarize
+
+ALPHA = 0.05          # the chance of any false alarm in a whole table (family-wise)
+CORRECTION = "holm"
 
 
 def compare_command(games, args, names, out, err) -> int:
@@ -57,20 +63,31 @@ def compare(runs, players) -> dict:
         kb = sum(1 for r in b if r["ended_by"] == reason)
         rows.append(_row(f"ended by {reason}", ka / max(1, len(a)), kb / max(1, len(b)),
                          stats.rate_difference(ka, len(a), kb, len(b))))
+    _adjust(rows)
     summary_a = summarize(game_a, players, rec_a, sec_a)
     summary_b = summarize(game_b, players, rec_b, sec_b)
     return {"game": game_a.name, "players": players, "games": len(rec_a),
             "seeds": [rec_a[0]["seed"], rec_a[-1]["seed"]] if rec_a else [],
             "a": _label(game_a), "b": _label(game_b), "rows": rows,
+            "correction": CORRECTION, "alpha": ALPHA,
+            "tests": sum(1 for r in rows if r["p"] is not None),
             "coverage_changes": _coverage_changes(summary_a, summary_b),
             "runs": [{"variant": _label(game_a), "summary": summary_a},
                      {"variant": _label(game_b), "summary": summary_b}]}
 
 
 def _row(what, a, b, diff) -> dict:
-    ci = diff["ci95"]
-    return {"what": what, "a": round(a, 4), "b": round(b, 4), "diff": diff["diff"], "ci95": ci,
-            "significant": bool(ci and (ci[0] > 0 or ci[1] < 0))}
+    """One line of the table; `significant` is set by _adjust, once every row is known."""
+    return {"what": what, "a": round(a, 4), "b": round(b, 4), "diff": diff["diff"],
+            "ci95": diff["ci95"], "effect": diff["effect"], "p": diff["p"],
+            "p_adjusted": None, "significant": False}
+
+
+def _adjust(rows):
+    """Holm-adjusted p-values over the rows that were tested; significant below ALPHA."""
+    for row, p in zip(rows, stats.holm([row["p"] for row in rows])):
+        row["p_adjusted"] = p
+        row["significant"] = p is not None and p < ALPHA
 
 
 def _means(what, xs, ys) -> dict:
@@ -93,14 +110,17 @@ def format_comparison(result) -> str:
     a, b = result["a"], result["b"]
     lines = [f"{result['game']}: {a} (A) vs {b} (B), {result['games']} games each on the same "
              f"seeds, {result['players']} players", "",
-             f"{'':<28} {'A':>9} {'B':>9} {'B - A':>9}  {'95% CI':<20}"]
+             f"{'':<28} {'A':>9} {'B':>9} {'B - A':>9}  {'95% CI':<18} {'effect':>8} {'p adj.':>8}"]
     for row in result["rows"]:
         ci = f"[{row['ci95'][0]:.3g}, {row['ci95'][1]:.3g}]" if row["ci95"] else "-"
         diff = f"{row['diff']:.3g}" if row["diff"] is not None else "-"
+        effect = f"{row['effect']['name']}={row['effect']['value']:.2f}" if row["effect"] else "-"
+        p = f"{row['p_adjusted']:.2g}" if row["p_adjusted"] is not None else "-"
         mark = " *" if row["significant"] else ""
-        lines.append(f"{row['what'][:28]:<28} {row['a']:>9.4g} {row['b']:>9.4g} {diff:>9}  {ci}{mark}")
+        lines.append(f"{row['what'][:28]:<28} {row['a']:>9.4g} {row['b']:>9.4g} {diff:>9}  "
+                     f"{ci:<18} {effect:>8} {p:>8}{mark}")
     lines.append("")
-    lines.append("* the 95% interval excludes 0: a change this run can tell from luck")
+    lines.append(footnote(result))
     for change in result["coverage_changes"]:
         lines.append(f"coverage: {change['rule']} fired {change['a'] or 0} times in A, "
                      f"{change['b'] or 0} in B")
@@ -111,3 +131,13 @@ def format_comparison(result) -> str:
             lines.append(f"{run['variant']}: {errors['count']} games failed; "
                          f"first: seed {first['seed']}: {first['error']}")
     return "\n".join(lines)
+
+
+def footnote(result) -> str:
+    """What the columns mean, and which correction was used."""
+    return (f"* a change this run can tell from luck: two-sided p, adjusted for the "
+            f"{result['tests']} rows tested ({result['correction'].capitalize()}), "
+            f"below {result['alpha']}.\n"
+            "  95% CI: each row's own interval. effect: Cohen's h (rates) or d (means); "
+            "0.2 small, 0.5 medium, 0.8 large.\n"
+            "  '-': nothing to test (no game varied) or no estimate.")

@@ -40,14 +40,22 @@ def _legend(names) -> str:
 
 
 def _table(result) -> str:
-    rows = ["<table><tr><th>what</th><th>A</th><th>B</th><th>B - A</th><th>95% CI</th></tr>"]
+    rows = ["<table><tr><th>what</th><th>A</th><th>B</th><th>B - A</th><th>95% CI</th>"
+            "<th>effect</th><th>p adj.</th></tr>"]
     for row in result["rows"]:
         ci = f"[{row['ci95'][0]:.3g}, {row['ci95'][1]:.3g}]" if row["ci95"] else "-"
         diff = f"{row['diff']:.3g}" if row["diff"] is not None else "-"
+        effect = f"{row['effect']['name']}={row['effect']['value']:.2f}" if row["effect"] else "-"
+        p = f"{row['p_adjusted']:.2g}" if row["p_adjusted"] is not None else "-"
         cls = " class='sig'" if row["significant"] else ""
         rows.append(f"<tr{cls}><td>{escape(row['what'])}</td><td>{row['a']:.4g}</td>"
-                    f"<td>{row['b']:.4g}</td><td>{diff}</td><td>{ci}</td></tr>")
-    rows.append("</table><p>Bold rows: the interval excludes 0.</p>")
+                    f"<td>{row['b']:.4g}</td><td>{diff}</td><td>{ci}</td><td>{effect}</td>"
+                    f"<td>{p}</td></tr>")
+    rows.append(f"</table><p>Bold rows: a change this run can tell from luck: two-sided p, "
+                f"adjusted for the {result['tests']} rows tested "
+                f"({escape(result['correction'].capitalize())}), below {result['alpha']}. "
+                "95% CI: each row's own interval. Effect: Cohen's h (rates) or d (means); "
+                "0.2 small, 0.5 medium, 0.8 large.</p>")
     return "\n".join(rows)
 
 
