@@ -68,12 +68,15 @@ SIGNATURES = {
     # messages
     "log": (1, 1, "write a line to the game log"),
     # boards joined during play
-    "hex_layout": (1, 1, "join hex boards into one layout: a list of [board, dq, dr], each "
-                         "board's cells shifted by dq, dr; board queries accept the layout"),
+    "hex_layout": (1, 1, "join hex boards into one layout: a list of [board, dq, dr] or "
+                         "[board, dq, dr, turns], each board's cells turned turns x 60 degrees "
+                         "clockwise, then shifted by dq, dr; zones_cross_boards=true joins colour "
+                         "zones across board edges; board queries accept the layout"),
     "flatten": (1, 1, "a list of lists joined into one list"),
 }
 
-KEYWORDS = {"sort": {"by", "descending"}, "max": {"by"}, "min": {"by"}}
+KEYWORDS = {"sort": {"by", "descending"}, "max": {"by"}, "min": {"by"},
+            "hex_layout": {"zones_cross_boards"}}
 LAZY = {"by"}
 
 # Calls that change the state; legal as statements and inside expressions.

@@ -148,7 +148,8 @@ def layout_board(layout: dict) -> Board:
     cached = _layout_boards.get(id(layout))
     if cached is not None and cached[0] is layout:
         return cached[1]
-    content = tuple((cell, info.get("colour"), info.get("board"), info["q"], info["r"])
+    content = tuple((cell, info.get("colour"), info.get("board"), info["q"], info["r"],
+                     info.get("joined"))
                     for cell, info in layout.items())
     board = _boards_by_content.get(content)
     if board is None:
@@ -163,25 +164,39 @@ def layout_board(layout: dict) -> Board:
 
 
 def layout_decl(layout: dict) -> dict:
-    """The board declaration a layout stands for."""
+    """The board declaration a layout stands for. Cells marked `joined` (laid with
+    zones_cross_boards) form colour zones across the boards' edges."""
+    joined = any(info.get("joined") for info in layout.values())
     return {"nodes": {cell: {"board": info.get("board")} for cell, info in layout.items()},
             "hex": [[info["q"], info["r"], info.get("colour")] for info in layout.values()],
-            "zone_by": LAYOUT_ZONE_BY}
+            "zone_by": ("colour",) if joined else LAYOUT_ZONE_BY}
 
 
-def join_hex_boards(parts) -> dict:
-    """parts: (board, board name, dq, dr) each; the cells of every board shifted by
-    (dq, dr) and gathered into one layout. Two cells on one hex is an error."""
+def turn_hex(q: int, r: int, turns: int) -> tuple[int, int]:
+    """Axial (q, r) turned `turns` times 60 degrees clockwise about 0,0: in cube
+    coordinates (x, y, z) -> (-z, -x, -y) (Red Blob Games, "Hexagonal Grids", Rotation)."""
+    for _ in range(turns % 6):
+        q, r = -r, q + r
+    return q, r
+
+
+def join_hex_boards(parts, zones_cross_boards: bool = False) -> dict:
+    """parts: (board, board name, dq, dr[, turns]) each; every board's cells turned
+    `turns` x 60 degrees clockwise about 0,0, shifted by (dq, dr) and gathered into
+    one layout. Two cells on one hex is a ValueError."""
     layout: dict[str, dict] = {}
-    for board, name, dq, dr in parts:
+    for board, name, dq, dr, *turns in parts:
         for node in board.nodes():
             q, r = board.attr(node, "q"), board.attr(node, "r")
             if q is None or r is None:
                 raise ValueError(f"board '{name}' has cells that are not hexes")
+            q, r = turn_hex(q, r, turns[0] if turns else 0)
             cell = f"{q + dq},{r + dr}"
             if cell in layout:
                 raise ValueError(f"boards '{layout[cell]['board']}' and '{name}' would both "
                                  f"cover hex {cell}")
             layout[cell] = {"colour": board.attr(node, "colour"), "board": name,
                             "q": q + dq, "r": r + dr}
+            if zones_cross_boards:
+                layout[cell]["joined"] = True
     return layout

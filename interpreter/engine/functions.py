@@ -236,17 +236,25 @@ def _board(st, name):
     return board
 
 
-def hex_layout(st, parts):
-    """Join hex boards into one layout: parts are [board, dq, dr], each board's cells
-    shifted by (dq, dr) axial steps."""
+def hex_layout(st, parts, zones_cross_boards=False):
+    """Join hex boards into one layout (a map "q,r" -> {colour, board, q, r}).
+
+    parts: a list of [board, dq, dr] or [board, dq, dr, turns]: the board's cells
+    turned `turns` times 60 degrees clockwise about its cell 0,0, then shifted
+    by (dq, dr) axial steps. zones_cross_boards: whether same-colour cells of two
+    neighbouring boards form one colour zone (false: a zone ends at its board's
+    edge). Raises RuleError for a malformed part or two parts on one hex.
+    """
     pieces = []
     for part in _items(st, parts):
-        if not isinstance(part, list) or len(part) != 3:
-            raise RuleError(f"hex_layout: each part is [board, dq, dr], not {display(part)}")
-        name, dq, dr = part
-        pieces.append((_board(st, name), name, dq, dr))
+        if not isinstance(part, list) or len(part) not in (3, 4) or not all(
+                isinstance(x, int) and not isinstance(x, bool) for x in part[1:]):
+            raise RuleError(f"hex_layout: each part is [board, dq, dr] or [board, dq, dr, turns], "
+                            f"not {display(part)}")
+        name, dq, dr, turns = (part + [0])[:4]
+        pieces.append((_board(st, name), name, dq, dr, turns % 6))
     try:
-        return join_hex_boards(pieces)
+        return join_hex_boards(pieces, bool(zones_cross_boards))
     except ValueError as e:
         raise RuleError(f"hex_layout: {e}") from None
 
