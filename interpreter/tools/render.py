@@ -27,13 +27,14 @@ def board_dot(source, seat: int = 0, *, players: int | None = None, seed: int = 
     """DOT for the hex layout of `seat`.
 
     source: a State, or a Game (a new game with `players` — default the fewest the
-    game allows — and `seed` is set up until it first asks someone to decide).
+    game allows — and `seed`, played with the first legal option at every decision
+    until the seat holds a layout: set-up may ask players to arrange their boards).
     layout: the per-player variable holding the layout; by default the first one
     that holds a layout for this seat. Cells named as keys of another per-player
     map of the seat (e.g. which tile covers which hex) are labelled with its values.
     Raises ValueError when there is no such layout.
     """
-    state = _state(source, players, seed)
+    state = _state(source, players, seed, seat)
     if not 0 <= seat < state.n:
         raise ValueError(f"there is no seat {seat} in a {state.n}-player game")
     name = layout or _layout_variable(state, seat)
@@ -78,10 +79,19 @@ def is_layout(value) -> bool:
 
 
 # ------------------------------------------------------------------------ helpers
-def _state(source, players, seed):
+SET_UP_DECISIONS = 1000    # how far a new game is played looking for the seat's layout
+
+
+def _state(source, players, seed, seat=None):
     if hasattr(source, "pv"):
         return source
-    return source.new_state(players or source.min_players, seed)
+    state = source.new_state(players or source.min_players, seed)
+    for _ in range(SET_UP_DECISIONS):
+        if state.is_terminal() or (seat is not None and 0 <= seat < state.n
+                                   and _layout_variable(state, seat) is not None):
+            break
+        state.apply(state.legal_actions()[0])
+    return state
 
 
 def _layout_variable(state, seat):

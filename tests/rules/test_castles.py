@@ -3,6 +3,7 @@ playthroughs, tie-breaks, and random games with every invariant checked."""
 from __future__ import annotations
 
 import io
+import random
 from collections import Counter
 
 import pytest
@@ -44,8 +45,17 @@ def test_golden_playthrough(players, monkeypatch):
     check_golden(f"tests/golden/castles-{players}p.jsonl", "games/castles.yaml", players, seed=players)
 
 
+def set_up(game, players, seed, agent_seed=0):
+    """A new game played by random agents until round 1 starts (estates arranged)."""
+    st = game.new_state(players, seed=seed)
+    rand = random.Random(agent_seed)
+    while st.g["round"] < 1:
+        st.apply(rand.choice(st.legal_actions()))
+    return st
+
+
 def test_each_player_gets_a_joined_estate_of_thirty_hexes(game):
-    st = game.new_state(4, seed=7)
+    st = set_up(game, 4, seed=7)
     boards = set()
     for seat in range(4):
         estate = st.pv["estate"][seat]
@@ -75,14 +85,22 @@ def test_every_region_board_has_ten_hexes_one_castle_hex_and_zones_of_at_most_th
 
 
 def test_joined_boards_are_offset_by_at_most_one_hex(game):
+    turned = 0
     for seed in range(30):
-        estate = game.new_state(2, seed).pv["estate"][0]
+        estate = set_up(game, 2, seed, agent_seed=seed).pv["estate"][0]
+        # each board keeps its two columns of five, turned or not
+        for board in {cell["board"] for cell in estate.values()}:
+            columns = Counter(cell["q"] for cell in estate.values() if cell["board"] == board)
+            assert sorted(columns.values()) == [5, 5], board
+        castle = [c for c in estate.values() if c["colour"] == "dark_green"]
+        turned += sum(c["q"] % 2 == 1 for c in castle)
         tops = {}
         for cell in estate.values():      # the top hex of each board's left column
             if cell["q"] % 2 == 0:
                 row = cell["r"] + cell["q"] // 2
                 tops[cell["q"]] = min(tops.get(cell["q"], row), row)
         assert abs(tops[2] - tops[0]) <= 1 and abs(tops[4] - tops[2]) <= 1
+    assert turned > 0      # some castle hexes moved to the right column: boards were turned
 
 
 def test_tiebreaks_most_empty_spaces_then_fewest_green_then_fewest_cards(game):
