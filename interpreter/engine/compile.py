@@ -233,6 +233,7 @@ class Compiler:
         """Push the procedure's frame, its arguments built in one generated instruction."""
         source = self._source()
         params = self.names.procedures[call.func]
+        self.program.pushes.add("proc:" + call.func)
         args = ", ".join(f"{source.const(p)}: {source.source(a, scope)}" for p, a in zip(params, call.args))
         frame = source.fresh("Frame", Frame)
         self.emit(call, source.statement(
@@ -252,9 +253,10 @@ class Compiler:
 
         def ret(st, fr):
             result = value(st, fr.env) if value else None
-            st.stack.pop()
-            if st.stack:
-                st.stack[-1].env[RET] = result
+            stack = st.stack
+            if len(stack) > 1:
+                stack[-2].env[RET] = result
+            fr.pc = len(st.game.programs[fr.proc].code)   # the run loop ends the block
         self.emit(node, ret, writes=False)
 
     def pass_(self, node, scope):
@@ -323,6 +325,7 @@ class Compiler:
         args = [self.expr(a, scope) for a in node.args]
         kwargs = {k: self.expr(v, scope) for k, v in node.kwargs.items()}
         keys = ["trigger:" + t for t in self.game.triggers_on.get(node.name, [])]
+        self.program.pushes.update(keys)
 
         def send(st, fr):
             env = fr.env

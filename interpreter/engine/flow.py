@@ -23,7 +23,18 @@ RET = "$ret"    # where a procedure's return value lands in its caller
 
 
 class Program:
-    __slots__ = ("key", "rule", "code", "lines", "written", "end_checks")
+    """One rule's block as instructions.
+
+    Immediate end conditions are checked at rule boundaries, never between two
+    statements of one effect: after each statement of the flow and of a phase
+    (a *stepping* program: its `end_checks` name what to check after each
+    instruction), and when a procedure, action or trigger finishes while no
+    action or trigger is running beneath it (its `exit_checks`). A procedure or
+    trigger started inside an action is part of that action: its writes count
+    in the action's `exit_checks`, checked when the action is over.
+    """
+    __slots__ = ("key", "rule", "code", "lines", "written", "end_checks", "exit_checks",
+                 "pushes", "stepping", "atomic")
 
     def __init__(self, key: str, rule: str):
         self.key = key          # "phase:market", "action:buy", ...
@@ -32,6 +43,10 @@ class Program:
         self.lines: list = []   # (file, line) of each instruction
         self.written: list = []  # what it may change (rulespec.effects), None: anything
         self.end_checks: list = []  # per instruction: the end conditions to check after it
+        self.exit_checks: tuple = ()  # the end conditions to check when the block is over
+        self.pushes: set = set()      # keys of the procedures and triggers it starts
+        self.stepping = key == "flow" or key.startswith(("phase:", "snippet:"))
+        self.atomic = key.startswith(("action:", "trigger:"))
 
     def emit(self, instr, where, written=None) -> int:
         self.code.append(instr)
@@ -39,13 +54,21 @@ class Program:
         self.written.append(written)
         return len(self.code) - 1
 
-    def plan_end_checks(self, conditions) -> None:
-        """conditions: [(name, closure, reads)]; keep, per instruction, those whose
-        reads it may write, so the run loop checks nothing else."""
-        self.end_checks = [
-            tuple((name, cond) for name, cond, reads in conditions
-                  if written is None or reads is None or written & reads)
-            for written in self.written]
+    def plan_end_checks(self, conditions, reach=frozenset()) -> None:
+        """conditions: [(name, closure, reads)]. A stepping program keeps, per
+        instruction, those whose reads the instruction may write; any other
+        keeps, for its end, those whose reads `reach` meets (what the block and
+        the procedures and triggers it starts may write; None: anything)."""
+        if self.stepping:
+            self.end_checks = [_affected(conditions, written) for written in self.written]
+            return
+        self.end_checks = [()] * len(self.code)
+        self.exit_checks = _affected(conditions, reach)
+
+
+def _affected(conditions, written) -> tuple:
+    return tuple((name, cond) for name, cond, reads in conditions
+                 if written is None or reads is None or written & reads)
 
 
 class Frame:
@@ -151,6 +174,8 @@ def run(st, finish_when_done: bool = True) -> None:
             pc = fr.pc
             if pc >= len(program.code):
                 stack.pop()
+                if program.exit_checks and ends and not st.over and _at_boundary(programs, stack):
+                    _check_end(st, program.exit_checks, watch)
                 continue
             fr.pc = pc + 1
             program.code[pc](st, fr)
@@ -158,12 +183,7 @@ def run(st, finish_when_done: bool = True) -> None:
                 watch.after(program, pc)
             checks = program.end_checks[pc]
             if checks and ends and not st.over:
-                for name, cond in checks:
-                    if cond(st, {}):
-                        st.finish(name)
-                        if watch is not None:
-                            watch.ended(name)
-                        break
+                _check_end(st, checks, watch)
             steps += 1
             if steps > budget:
                 raise RuleError(f"the game ran {budget} steps without asking anyone anything: "
@@ -178,6 +198,24 @@ def run(st, finish_when_done: bool = True) -> None:
         raise _locate(RuleError("procedures call each other too deeply"), program, pc) from None
     except (KeyError, TypeError, ValueError, IndexError, ZeroDivisionError, AttributeError) as e:
         raise _locate(RuleError(_explain(e)), program, pc) from None
+
+
+def _at_boundary(programs, stack) -> bool:
+    """A block just finished: is it a rule boundary, i.e. not part of an action
+    or trigger still running beneath it?"""
+    for frame in stack:
+        if programs[frame.proc].atomic:
+            return False
+    return True
+
+
+def _check_end(st, checks, watch) -> None:
+    for name, cond in checks:
+        if cond(st, {}):
+            st.finish(name)
+            if watch is not None:
+                watch.ended(name)
+            return
 
 
 def _locate(error, program, pc):

@@ -184,7 +184,22 @@ class Game:
                                                       self.names, trees))
                            for name, cond in self.end_conditions]
         for program in self.programs.values():
-            program.plan_end_checks(self._end_reads)
+            program.plan_end_checks(self._end_reads, self._reach(program))
+
+    def _reach(self, program) -> frozenset | None:
+        """What a block may write, with the procedures and triggers it starts (and
+        theirs); None: anything."""
+        found, seen, todo = set(), {program.key}, [program]
+        while todo:
+            p = todo.pop()
+            for written in p.written:
+                if written is None:
+                    return None
+                found |= written
+            for key in p.pushes - seen:
+                seen.add(key)
+                todo.append(self.programs[key])
+        return frozenset(found)
 
     def checker(self, section: str, name: str):
         """A function that lets a value through or says which bound it breaks."""
