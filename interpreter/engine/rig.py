@@ -18,9 +18,14 @@ KINDS = ("roll", "shuffle", "draw", "pick")
 
 
 class Rig:
-    """A queue of outcomes, each (kind, value), used up in the order the rules meet
-    chance. kind is one of KINDS; value: roll -> int, shuffle -> [card or name],
-    draw -> card or name, pick -> the label of the item (its display)."""
+    """Outcomes to come, each (kind, value); kind is one of KINDS; value: roll ->
+    int, shuffle -> [card or name], draw -> card or name, pick -> the label of the
+    item (its display).
+
+    Each chance event takes the first queued outcome of its own kind, so rigging
+    the start player's pick needs no word about the shuffles before it; a shuffle
+    or draw outcome waits for a zone that holds the cards it names. What is never
+    taken is reported by the scenario (`queue` stays non-empty)."""
 
     __slots__ = ("queue",)
 
@@ -33,18 +38,14 @@ class Rig:
     def __bool__(self):
         return bool(self.queue)
 
-    def take(self, kind: str, what: str):
-        """The value rigged for this chance event, or None when the next rigged
-        outcome is not of this kind (draws only: a draw from an ordered deck is not
-        chance, so it may pass unrigged). Raises RuleError on any other mismatch."""
-        wanted, value = self.queue[0]
-        if wanted != kind:
-            if kind == "draw":
-                return None
-            raise RuleError(f"rigged a {wanted} ({value!r}) but the rules' next chance event "
-                            f"is a {kind} ({what})")
-        self.queue.pop(0)
-        return value
+    def take(self, kind: str, fits=None):
+        """The value of the first queued outcome of this kind (that `fits(value)`,
+        when given), removed from the queue; None when there is none."""
+        for i, (wanted, value) in enumerate(self.queue):
+            if wanted == kind and (fits is None or fits(value)):
+                del self.queue[i]
+                return value
+        return None
 
 
 def matches(card: str, wanted: str) -> bool:
@@ -53,40 +54,46 @@ def matches(card: str, wanted: str) -> bool:
 
 
 def roll(st, sides: int, value: int) -> int:
-    wanted = st.rig.take("roll", f"a roll of 1 to {sides}")
+    wanted = st.rig.take("roll")
+    if wanted is None:
+        return value
     if not isinstance(wanted, int) or not 1 <= wanted <= sides:
         raise RuleError(f"rigged roll {wanted!r} is not a side of this {sides}-sided die")
     return wanted
 
 
+def _holds(cards, names) -> bool:
+    left = list(cards)
+    for name in names:
+        found = next((c for c in left if matches(c, name)), None)
+        if found is None:
+            return False
+        left.remove(found)
+    return True
+
+
 def shuffle(st, zone) -> None:
     """Put the rigged cards on top of `zone`, first named on top, in place."""
-    names = st.rig.take("shuffle", f"a shuffle of {zone}")
     cards = st.zones[zone]
+    names = st.rig.take("shuffle", lambda names: _holds(cards, names))
+    if names is None:
+        return
     top = []
     for name in names:
-        found = next((c for c in cards if c not in top and matches(c, name)), None)
-        if found is None:
-            raise RuleError(f"rigged shuffle: no {name!r} in {zone} to put on top")
-        top.append(found)
+        top.append(next(c for c in cards if c not in top and matches(c, name)))
     cards[:] = top + [c for c in cards if c not in top]
 
 
 def draw(st, src) -> None:
-    """Bring the rigged card to the top of `src`, when a draw is rigged next."""
-    name = st.rig.take("draw", f"a draw from {src}")
-    if name is None:
-        return
+    """Bring the rigged card to the top of `src`, when a draw from it is rigged."""
     cards = st.zones[src]
-    found = next((c for c in cards if matches(c, name)), None)
-    if found is None:
-        raise RuleError(f"rigged draw: no {name!r} in {src}")
-    cards.remove(found)
-    cards.insert(0, found)
+    name = st.rig.take("draw", lambda name: _holds(cards, [name]))
+    if name is not None:
+        found = next(c for c in cards if matches(c, name))
+        cards.remove(found)
+        cards.insert(0, found)
 
 
 def pick(st, labels: list[str], index: int) -> int:
-    wanted = str(st.rig.take("pick", f"a random pick among {len(labels)}"))
-    if wanted not in labels:
-        raise RuleError(f"rigged pick {wanted!r} is not among {', '.join(labels)}")
-    return labels.index(wanted)
+    wanted = st.rig.take("pick", lambda label: str(label) in labels)
+    return index if wanted is None else labels.index(str(wanted))

@@ -45,19 +45,23 @@ scenarios:
 """)
 
 
-def test_a_rigged_roll_off_the_die_or_of_the_wrong_kind_fails(tmp_path):
+def test_a_rigged_roll_off_the_die_fails(tmp_path):
     assert "rigged roll 7 is not a side of this 6-sided die" in fails(tmp_path, DICE, """
 scenarios:
   - steps:
       - rig: [{roll: 7}]
       - choose: roll_die
 """)
-    assert "rigged a shuffle" in fails(tmp_path, DICE, """
+
+
+def test_a_rigged_card_waits_for_a_zone_that_holds_it_and_is_reported_if_never_used(tmp_path):
+    text = fails(tmp_path, MARKET, """
 scenarios:
   - steps:
-      - rig: [{shuffle: [x]}]
-      - choose: roll_die
+      - rig: [{shuffle: [dragon]}, {draw: unicorn}, {pick: P9}]
+      - do: draw(deck, market, 2)
 """)
+    assert "rigged chance outcomes never used: shuffle [dragon], draw unicorn, pick P9" in text
 
 
 def test_rigged_outcomes_never_used_fail_the_scenario(tmp_path):
