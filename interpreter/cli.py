@@ -121,6 +121,11 @@ def _add_game_options(s, variant=True):
 
 
 def _add_run_options(s):
+    from .analysis.simulate import DEFAULT_CUTOFF
+    s.add_argument("--cutoff", type=int, default=DEFAULT_CUTOFF, metavar="DECISIONS",
+                   help="cut off a game still running after this many decisions; cut-off games "
+                        "are reported apart and count in no win or score; 0: never "
+                        "(default: %(default)s)")
     s.add_argument("--jobs", type=int, help="worker processes (default: all cores)")
     s.add_argument("--backend", choices=["local", "ray"], default="local",
                    help="local process pool, or a Ray cluster (pip install -e '.[ray]') "

@@ -17,14 +17,24 @@ from . import stats
 
 _GAMES: dict = {}   # (file, variant, text) -> compiled Game, one cache per worker process
 
+# A game still running after this many decisions is cut off: reported apart from
+# the games that ended by the rules, and counted in no win or score. The longest
+# games of the three specs take a few thousand decisions (Siena's long variant with
+# random players can run without end, since they never reach its endings).
+DEFAULT_CUTOFF = 20_000
+
 
 class Job:
-    """What every game of a run shares; plain data, so it pickles to any worker."""
+    """What every game of a run shares; plain data, so it pickles to any worker.
 
-    def __init__(self, file, variant, players, agents, check_invariants=False, text=None):
+    cutoff: decisions after which a game is cut off (None: never)."""
+
+    def __init__(self, file, variant, players, agents, check_invariants=False, text=None,
+                 cutoff=DEFAULT_CUTOFF):
         self.file, self.variant, self.players = file, variant, players
         self.agents, self.check_invariants = list(agents), check_invariants
         self.text = text   # the spec itself, for workers that cannot read our files (Ray)
+        self.cutoff = cutoff
 
 
 def _game(job):
@@ -44,11 +54,15 @@ def play_one(job: Job, seed: int) -> dict:
         watch = _Invariants(seed, job.check_invariants)
         if job.check_invariants:
             watch(game.new_state(job.players, seed))   # the set-up is step 0
-        state = play(game, job.players, seed, make_agents(job.agents, seed), on_step=watch)
+        state = play(game, job.players, seed, make_agents(job.agents, seed), on_step=watch,
+                     max_decisions=getattr(job, "cutoff", None))
     except _Broken as broken:
         return {"seed": seed, "error": str(broken), "invariant": broken.detail}
     except Exception as e:   # one failing game must not hide the others
         return {"seed": seed, "error": e.format() if hasattr(e, "format") else f"{type(e).__name__}: {e}"}
+    if not state.is_terminal():
+        return {"seed": seed, "cut_off": True, "rounds": state.round(),
+                "decisions": state.decisions, "fired": dict(state.fired)}
     return {"seed": seed, "winner": state.winner(), "scores": state.scores(),
             "rounds": state.round(), "decisions": state.decisions, "ended_by": state.ended_by,
             "fired": dict(state.fired)}
@@ -151,7 +165,8 @@ def run_games(job, games, seed=0, jobs=None, backend="local", progress=None, add
 # ------------------------------------------------------------------ summary
 def summarize(game, players, records, seconds) -> dict:
     """Everything a designer reads about a run, as JSON data."""
-    ok = [r for r in records if "error" not in r]
+    ok = [r for r in records if "error" not in r and not r.get("cut_off")]
+    cut = [r for r in records if r.get("cut_off")]
     failed = [{"seed": r["seed"], "error": r["error"]} for r in records if "error" in r]
     violations = [r["invariant"] for r in records if r.get("invariant")]
     decisions = [r["decisions"] for r in ok]
@@ -159,7 +174,7 @@ def summarize(game, players, records, seconds) -> dict:
     ended: dict = {}
     for r in ok:
         ended[r["ended_by"]] = ended.get(r["ended_by"], 0) + 1
-    coverage = rule_coverage(game, ok)
+    coverage = rule_coverage(game, ok + cut)
     summary = {
         "game": game.name, "variant": game.variant, "players": players,
         "games": len(records), "completed": len(ok),
@@ -171,6 +186,7 @@ def summarize(game, players, records, seconds) -> dict:
         "decisions_per_game": stats.spread(decisions),
         "rounds_per_game": stats.spread(rounds) if rounds else None,
         "ended_by": dict(sorted(ended.items(), key=lambda kv: -kv[1])),
+        "cut_off": {"count": len(cut), "seeds": [r["seed"] for r in cut][:20]},
         "decisions_per_second": round(sum(decisions) / seconds, 1) if seconds > 0 else None,
         "seconds": round(seconds, 3),
         "coverage": coverage,
@@ -201,7 +217,7 @@ def rule_coverage(game, records) -> dict:
         for key, times in r["fired"].items():
             if key in counts:
                 counts[key] += times
-        end = f"end:{r['ended_by']}"
+        end = f"end:{r.get('ended_by')}"
         if end in counts:
             counts[end] += 1
     return counts
@@ -231,6 +247,10 @@ def format_summary(s: dict, seat_name=lambda i: f"P{i + 1}") -> str:
     lines.append("ended by:")
     for reason, count in s["ended_by"].items():
         lines.append(f"  {count:>6}  {reason}")
+    cut = s.get("cut_off") or {}
+    if cut.get("count"):
+        lines.append(f"  {cut['count']:>6}  cut off by the simulator, still running (not in wins or "
+                     f"scores; seeds {', '.join(map(str, cut['seeds']))}{', ...' if cut['count'] > len(cut['seeds']) else ''})")
     lines.append("")
     lines.append("rule coverage (times fired):")
     for key, count in s["coverage"].items():
@@ -291,7 +311,8 @@ def simulate_command(game, args, names, err) -> dict:
 
 def run_with_progress(game, args, names, err):
     job = Job(game.file, game.variant, args.players, names,
-              getattr(args, "check_invariants", False))
+              getattr(args, "check_invariants", False),
+              cutoff=getattr(args, "cutoff", DEFAULT_CUTOFF) or None)
     _GAMES.setdefault((job.file, job.variant, job.text), game)   # compiled once, here
     progress = progress_for(args.games, err, args.json)
     try:

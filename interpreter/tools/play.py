@@ -13,14 +13,19 @@ def digest(state) -> str:
     return hashlib.sha256(state.to_json().encode()).hexdigest()[:16]
 
 
-def play(game, players: int, seed: int, agents: list, log=None, on_step=None, trace=None):
+def play(game, players: int, seed: int, agents: list, log=None, on_step=None, trace=None,
+         max_decisions: int | None = None):
     """Play one game to its end. `log` is a writable text stream for JSONL, or None;
     `on_step(state)` runs after every decision (invariant checks, traces);
-    `trace` receives every state change with its rule (interpreter/engine/changes.py)."""
+    `trace` receives every state change with its rule (interpreter/engine/changes.py).
+    `max_decisions` cuts the game off once that many decisions are taken (a
+    simulator's safety limit, never a rule): the state returned is then not over."""
     state = game.new_state(players, seed, record=log is not None, trace=trace)
     if log is not None:
         _flush(state, log)
     while not state.is_terminal():
+        if max_decisions is not None and state.decisions >= max_decisions:
+            break
         agent = agents[state.current_player()]
         state.apply(agent.choose(state))
         if on_step is not None:
