@@ -208,9 +208,11 @@ def _wins(players, ok) -> list:
 
 
 def rule_coverage(game, records) -> dict:
-    """How often each action, trigger and end condition fired over all games."""
+    """How often each action, trigger, menu option and end condition fired over all
+    games: {"action:NAME" / "trigger:NAME" / "menu:RULE: LABEL" / "end:NAME": times}."""
     keys = ([f"action:{a}" for a in game.actions] +
             [f"trigger:{t}" for t in (game.data.get("triggers") or {})] +
+            list(getattr(game, "menu_keys", ())) +
             [f"end:{e}" for e, _ in game.end_conditions])
     counts = dict.fromkeys(keys, 0)
     for r in records:

@@ -421,15 +421,21 @@ class Compiler:
         labels = [o.label for o in node.options]
         targets = [[0] for _ in node.options]
         end = [0]
+        keys = [f"menu:{self.program.rule}: {label}" for label in labels]   # rule coverage
+        if isinstance(getattr(self.game, "menu_keys", None), list):
+            self.game.menu_keys.extend(keys)
 
         def decide(st, fr):
             env = fr.env
             if IN in env:
-                fr.pc = targets[env.pop(IN)][0]
+                chosen = env.pop(IN)
+                st.fired[keys[chosen]] = st.fired.get(keys[chosen], 0) + 1
+                fr.pc = targets[chosen][0]
                 return
             legal = [i for i, c in enumerate(conds) if c is None or c(st, env)]
             value = ask(st, fr, by(st, env), legal, [labels[i] for i in legal], "menu")
-            if value is not NOTHING:
+            if value is not NOTHING:   # one legal option: taken at once
+                st.fired[keys[value]] = st.fired.get(keys[value], 0) + 1
                 fr.pc = targets[value][0]
         self.emit(node, decide, writes=False)
         for option, target in zip(node.options, targets):

@@ -84,6 +84,7 @@ class Game:
             self.triggers_on.setdefault(trig["on"], []).append(tname)
         self.player_names = list(data["players"].get("names") or [])
         self._compile(checked.rules)
+        self.menu_keys = tuple(self.menu_keys)   # rules compiled later (scenarios) add none
 
     def _build_cards(self, data):
         self.cards: dict[str, dict] = {}
@@ -108,6 +109,7 @@ class Game:
         compiler = Compiler(self, self.names)
         self.programs: dict[str, Program] = {}
         self.calls = {}     # spec function name -> f(state, *args)
+        self.menu_keys = []  # "menu:RULE: LABEL" for every menu option, for rule coverage
 
         def expr(path):
             rule = by_path.get(path)
