@@ -267,6 +267,9 @@ def cmd_play(args, out, err, stdin) -> int:
     if args.trace:
         from .tools.trace import printer, announcing
         trace, agents = printer(out, game.player_names), announcing(agents, out)
+    elif "human" in names:   # a person hears of forced decisions, passed turns and log lines
+        from .tools.trace import messages
+        trace = messages(out, game.player_names)
     if args.log:
         from .tools.trace import quiet
         with open(args.log, "w", encoding="utf-8") as log:   # a log always carries provenance

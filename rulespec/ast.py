@@ -202,6 +202,7 @@ class Turn(Node):
     until_done: bool
     actions: list       # action names
     action_at: list     # (line, col) of each name, for errors about one of them
+    orelse: list        # the statement after `else`: what happens when no action is legal
     rule: ClassVar[str] = "turn"
 
 

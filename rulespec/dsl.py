@@ -240,9 +240,13 @@ class _ToAst(Transformer):
     def auction_opt(self, meta, key, value):
         return (str(key), value)
 
-    def turn(self, meta, player, until_done, *actions):
+    def turn(self, meta, player, until_done, *rest):
+        *actions, orelse = rest
         return ast.Turn(*_pos(meta), player, until_done is not None, [str(a) for a in actions],
-                        [_pos(a) for a in actions])
+                        [_pos(a) for a in actions], [orelse] if orelse is not None else [])
+
+    def turn_else(self, meta, stmt):
+        return stmt
 
     def run_phase(self, meta, name):
         return ast.RunPhase(*_pos(meta), str(name))

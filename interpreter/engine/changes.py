@@ -13,6 +13,10 @@ A record is plain JSON data:
      "rule": "action sell", "file": "game.yaml", "line": 112}
 kind is var (a global, per-player or per-card variable), move (a card
 changes zone), order (a zone is reordered, e.g. shuffled), phase, or end.
+Three kinds report what happened without a change of its own (`tell`):
+forced (a decision with one option taken at once: what is the seat, to the
+option), pass (a turn with no legal action: what is the seat, to what
+happened instead) and log (a `log(...)` line: to is its text).
 When the state also records events (logs), each record is added there too,
 as {"change": record}, so a JSONL log carries the provenance of every change.
 """
@@ -82,6 +86,23 @@ def _provenance(st, program, pc) -> tuple:
                 rule = f"{rule} (from {caller.rule})"
                 break
     return rule, file, line
+
+
+def tell(st, kind: str, what, to) -> None:
+    """Report a forced, pass or log record from inside the running instruction.
+    Call only when `st.trace` is set. A log record is not added to the events:
+    the log line is already there as a note."""
+    frame = st.stack[-1] if st.stack else None
+    if frame is None:
+        rule, file, line = "the flow", st.game.file, None
+    else:
+        program = st.game.programs[frame.proc]
+        rule, file, line = _provenance(st, program, frame.pc - 1)   # pc is past it
+    record = {"kind": kind, "what": what, "from": None, "to": to,
+              "rule": rule, "file": file, "line": line}
+    if st.events is not None and kind != "log":
+        st.events.append({"change": record})
+    st.trace(record)
 
 
 def _end_provenance(game, name) -> tuple:

@@ -17,7 +17,7 @@ from rulespec import ast, effects
 from rulespec.builtins import LAZY
 
 from rulespec.errors import RuleError
-from .flow import IN, NOTHING, RET, Frame, Program, ask
+from .flow import IN, NOTHING, RET, Frame, Program, ask, skip_turn
 from .functions import FUNCTIONS, _items
 from .values import Seat
 
@@ -445,9 +445,13 @@ class Compiler:
         end[0] = self.here()
 
     def turn(self, node, scope):
+        """A player's turn; with no legal action the turn passes (said in trace and
+        log), or its `else` statement runs."""
         player, actions, until_done = self.expr(node.player, scope), node.actions, node.until_done
         key = self.temp("turn")
         game = self.game
+        where = (self.file, *(self.mark(node.line, node.col) if self.mark else (node.line, node.col)))
+        fallback, end = [0] if node.orelse else None, [0]
 
         def decide(st, fr):
             env = fr.env
@@ -476,12 +480,20 @@ class Compiler:
                 labels.append("done")
             if not values:
                 del env[key]
+                skip_turn(st, p, where, fallback is not None)
+                if fallback is not None:
+                    fr.pc = fallback[0]
                 return
             value = ask(st, fr, p, values, labels, "action")
             if value is not NOTHING:
                 env[IN] = value
                 fr.pc -= 1
         self.emit(node, decide)
+        if fallback is not None:
+            self.emit(node, self.jump_to(end), writes=False)
+            fallback[0] = self.here()
+            self.block(node.orelse, scope)
+            end[0] = self.here()
 
     def auction(self, node, scope):
         among = self.expr(node.among, scope)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from rulespec.errors import RuleError, RulespecError
-from .changes import Watcher
+from .changes import Watcher, tell
 from .values import decode, display, encode
 
 IN = "$in"      # where a decision's answer waits for its instruction
@@ -131,10 +131,14 @@ def unique_labels(labels: list[str]) -> list[str]:
 
 def ask(st, fr, player, values, labels=None, kind="one"):
     """Offer `values` to `player`. Returns the value at once when there is no real
-    choice (one option); otherwise suspends and returns NOTHING."""
+    choice (one option, unless the state asks forced decisions too); otherwise
+    suspends and returns NOTHING."""
     if not values:
         raise RuleError("there is nothing to choose from")
-    if len(values) == 1:
+    if len(values) == 1 and not st.ask_forced:
+        if st.trace is not None:
+            tell(st, "forced", st.game.seat_name(int(player)),
+                 labels[0] if labels else display(values[0], st.game.player_names))
         return values[0]
     names = st.game.player_names
     labels = unique_labels(labels or [display(v, names) for v in values])
@@ -186,8 +190,7 @@ def run(st, finish_when_done: bool = True) -> None:
                 _check_end(st, checks, watch)
             steps += 1
             if steps > budget:
-                raise RuleError(f"the game ran {budget} steps without asking anyone anything: "
-                                f"a loop that never ends?")
+                raise RuleError(_budget_message(st, budget))
         if not stack and not st.over and finish_when_done:
             st.finish("the flow ended")
             if watch is not None:
@@ -198,6 +201,24 @@ def run(st, finish_when_done: bool = True) -> None:
         raise _locate(RuleError("procedures call each other too deeply"), program, pc) from None
     except (KeyError, TypeError, ValueError, IndexError, ZeroDivisionError, AttributeError) as e:
         raise _locate(RuleError(_explain(e)), program, pc) from None
+
+
+def _budget_message(st, budget) -> str:
+    message = f"the game ran {budget} steps without asking anyone anything: a loop that never ends?"
+    if st.skipped is not None:
+        who, file, line, col = st.skipped
+        message += (f" The last turn passed was {who}'s at {file}:{line}:{col}: no action "
+                    f"of that `turn` was legal")
+    return message
+
+
+def skip_turn(st, player, where, fallback: bool) -> None:
+    """A `turn` in which `player` has no legal action: say so (trace and log),
+    and remember it for the step budget's message. where: (file, line, col)."""
+    who = st.game.seat_name(int(player))
+    st.skipped = (who, *where)
+    if st.trace is not None:
+        tell(st, "pass", who, "its `else` runs" if fallback else "passes")
 
 
 def _at_boundary(programs, stack) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from rulespec.errors import RuleError
 from . import rig, rng
 from .boards import join_hex_boards, layout_board
+from .changes import tell
 from .values import Seat, Zone, display
 
 
@@ -277,7 +278,11 @@ def previous_node(st, board, node):
 
 
 def log(st, message):
-    st.note(display(message, st.game.player_names))
+    """A line for the log, the trace and the people at the table."""
+    text = display(message, st.game.player_names)
+    st.note(text)
+    if st.trace is not None:
+        tell(st, "log", None, text)
 
 
 FUNCTIONS = {

@@ -221,16 +221,26 @@ class Game:
         return check
 
     # ------------------------------------------------------------------ play
-    def new_state(self, players: int, seed: int = 0, record: bool = False, trace=None, rig=None):
+    def new_state(self, players: int, seed: int = 0, record: bool = False, trace=None, rig=None,
+                  forced: str = "take"):
         """A new game, run up to its first decision. `record` keeps every event
         (decisions, chance outcomes, notes) in `state.events` for logs; `trace`
         receives every state change with its rule (interpreter/engine/changes.py);
-        `rig` (engine/rig.py Rig) fixes the set-up's chance outcomes."""
+        `rig` (engine/rig.py Rig) fixes the set-up's chance outcomes.
+
+        `forced`: what happens at a decision with one legal option. "take" (the
+        default) takes it without stopping (a traced game reports it: "P1 must:
+        done"); "ask" stops there like at any decision, so API users and
+        enumerators see every position where someone decides. Raises
+        RulespecError for a player count the game does not allow, ValueError for
+        another `forced`."""
         from .state import State
         if not self.min_players <= players <= self.max_players:
             raise RulespecError(f"{self.name} is for {self.min_players} to {self.max_players} "
                                 f"players, not {players}")
-        return State.new(self, players, seed, record, trace, rig)
+        if forced not in ("take", "ask"):
+            raise ValueError(f"forced must be 'take' or 'ask', not {forced!r}")
+        return State.new(self, players, seed, record, trace, rig, ask_forced=forced == "ask")
 
     def snippet(self, text: str, kind: str, names=()):
         """Compile a DSL string from outside the spec (a scenario step): an expression

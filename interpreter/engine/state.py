@@ -17,12 +17,14 @@ class State:
                  "trace",   # trace: None, or a sink for change records (changes.py)
                  "fired",   # fired: {"action:x" / "trigger:y": times it ran}, for rule coverage; not saved
                  "rig",     # rig: None, or the chance outcomes fixed by a scenario (rig.py); not saved
-                 "staged")  # staged: end conditions are not checked (a scenario sets a position up); not saved
+                 "staged",  # staged: end conditions are not checked (a scenario sets a position up); not saved
+                 "ask_forced",  # True: a decision with one option is asked too (new_state's forced="ask")
+                 "skipped")     # the last turn passed for want of a legal action, for messages; not saved
 
     # ------------------------------------------------------------- creation
     @classmethod
     def new(cls, game, players: int, seed: int, record: bool = False, trace=None,
-            rigged=None) -> "State":
+            rigged=None, ask_forced: bool = False) -> "State":
         st = cls.__new__(cls)
         st.game, st.n = game, players
         st.seats = [Seat(i) for i in range(players)]
@@ -44,6 +46,7 @@ class State:
         st.trace = trace
         st.fired = {}
         st.rig, st.staged = rigged, False
+        st.ask_forced, st.skipped = ask_forced, None
         run(st)
         return st
 
@@ -63,6 +66,7 @@ class State:
         st.fired = dict(self.fired)
         st.rig = self.rig.copy() if self.rig else None
         st.staged = self.staged
+        st.ask_forced, st.skipped = self.ask_forced, None
         return st
 
     # ----------------------------------------------------------------- play
@@ -205,6 +209,9 @@ class State:
 
     # ------------------------------------------------------------ save/load
     def to_json(self) -> str:
+        # forced="ask" is written only when on, so every other save (and the state
+        # digests in logs) stays as it was
+        extra = {"ask_forced": True} if self.ask_forced else {}
         return json.dumps({
             "format": SAVE_FORMAT, "game": self.game.name, "spec": self.game.spec_hash,
             "variant": self.game.variant, "players": self.n,
@@ -215,7 +222,7 @@ class State:
             "stack": [f.to_data() for f in self.stack],
             "pending": self.pending.to_data() if self.pending else None,
             "over": self.over, "ended_by": self.ended_by, "phase": self.phase,
-            "decisions": self.decisions,
+            "decisions": self.decisions, **extra,
         }, separators=(",", ":"))
 
     @classmethod
@@ -254,4 +261,5 @@ class State:
         st.trace = None
         st.fired = {}
         st.rig, st.staged = None, False
+        st.ask_forced, st.skipped = bool(d.get("ask_forced", False)), None
         return st

@@ -23,9 +23,19 @@ def format_change(change: dict, names=None) -> str:
         body = f"{what} reordered"
     elif kind == "end":
         body = f"game over: {change['to']}"
+    elif kind in MESSAGES:
+        body = MESSAGES[kind](what, change.get("to"))
     else:
         body = f"{what} {_show(change.get('from'), names)} {ARROW} {_show(change.get('to'), names)}"
     return f"{body}  {change.get('rule')}  {where}".rstrip()
+
+
+# records that say what happened without a change of their own (engine/changes.py tell)
+MESSAGES = {
+    "forced": lambda who, option: f"{who} must: {option}",
+    "pass": lambda who, instead: f"{who} has no legal action in `turn`: {instead}",
+    "log": lambda _, text: f"log: {text}",
+}
 
 
 def _show(value, names) -> str:
@@ -40,6 +50,16 @@ def printer(stream, names=None):
     """A trace sink that prints each change on its own line, as it happens."""
     def sink(change):
         print("  " + format_change(change, names), file=stream)
+    return sink
+
+
+def messages(stream, names=None):
+    """A sink that prints only the records a player should hear of (forced
+    decisions, passed turns, `log(...)` lines): what a person at the table sees
+    when they are not tracing."""
+    def sink(change):
+        if change.get("kind") in MESSAGES:
+            print("  " + format_change(change, names), file=stream)
     return sink
 
 
