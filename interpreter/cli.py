@@ -94,6 +94,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("replay", help="re-run a JSONL log; exit 1 at the first divergence")
     r.add_argument("log", metavar="LOG", help="a log written by play --log")
+    r.add_argument("--html", metavar="OUT", help="write a self-contained replay viewer page instead")
+    w = sub.add_parser("serve", help="play at a web table: a page per seat (needs the [web] extra)")
+    w.add_argument("file", metavar="FILE")
+    w.add_argument("--players", type=int, default=None, help="players (default: the fewest the game allows)")
+    w.add_argument("--seed", type=int, default=0)
+    w.add_argument("--agents", default=None, help="one agent per seat, e.g. human,random (default: human, then random)")
+    w.add_argument("--variant")
+    w.add_argument("--port", type=int, default=8000)
+    w.add_argument("--host", default="127.0.0.1")
+    w.add_argument("--pause", type=float, default=0.8, help="seconds a bot waits before moving")
     sc = sub.add_parser("scenario", help="run scenario test files")
     sc.add_argument("files", nargs="+", metavar="FILE", help="scenario files (YAML)")
     sch = sub.add_parser("schema", help="print the spec format's JSON Schema")
@@ -346,6 +356,25 @@ def cmd_replay(args, out, err, stdin) -> int:
     return 0 if ok else 1
 
 
+def cmd_serve(args, out, err, stdin) -> int:
+    from .engine.game import load_game
+    try:
+        from .web.app import serve
+        from .web.session import Session
+    except ImportError as e:
+        raise _Usage(f"rulespec: error: serve needs the web extra (pip install -e '.[web]'): {e}") from None
+    game = load_game(args.file, variant=args.variant)
+    args.players = args.players or game.min_players
+    args.agents = args.agents or ",".join(["human"] + ["random"] * (args.players - 1))
+    game, names = _game_and_agents(args, stdin, out)
+    if "human" not in names:
+        raise _Usage("rulespec: error: serve needs at least one human seat (--agents human,random,...)")
+    if args.pause < 0 or not 0 < args.port < 65536:
+        raise _Usage("rulespec: error: --pause must be >= 0 and --port 1..65535")
+    serve(Session(game, args.players, args.seed, names), args.host, args.port, args.pause, out)
+    return 0
+
+
 def cmd_scenario(args, out, err, stdin) -> int:
     from .engine.game import load_game
     from .tools.scenario import run_file
@@ -420,7 +449,7 @@ def _render_png(dot: str, path: str):
 COMMANDS = {"validate": cmd_validate, "play": cmd_play, "simulate": cmd_simulate,
             "compare": cmd_compare,
             "replay": cmd_replay, "scenario": cmd_scenario, "schema": cmd_schema,
-            "graph": cmd_graph}
+            "graph": cmd_graph, "serve": cmd_serve}
 
 
 if __name__ == "__main__":

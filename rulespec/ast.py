@@ -163,6 +163,7 @@ class ChooseOne(Node):
     target: Node
     options: Node
     by: Node
+    prompt: Optional[str] = None    # `as "..."`: the question in words (presentation only)
     rule: ClassVar[str] = "choose_one"
 
 
@@ -172,6 +173,7 @@ class ChooseNumber(Node):
     low: Node
     high: Node
     by: Node
+    prompt: Optional[str] = None
     rule: ClassVar[str] = "choose_number"
 
 
@@ -182,6 +184,7 @@ class ChooseSeveral(Node):
     count: Node
     options: Node
     by: Node
+    prompt: Optional[str] = None
     rule: ClassVar[str] = "choose_several"
 
 
@@ -193,6 +196,7 @@ class Auction(Node):
     raise_: Optional[Node] = None
     limit: Optional[Node] = None
     starter: Optional[Node] = None
+    prompt: Optional[str] = None
     rule: ClassVar[str] = "auction"
 
 
@@ -203,6 +207,7 @@ class Turn(Node):
     actions: list       # action names
     action_at: list     # (line, col) of each name, for errors about one of them
     orelse: list        # the statement after `else`: what happens when no action is legal
+    prompt: Optional[str] = None
     rule: ClassVar[str] = "turn"
 
 
@@ -273,6 +278,7 @@ class MenuOption(Node):
 class Menu(Node):
     by: Node
     options: list = field(default_factory=list)
+    prompt: Optional[str] = None
     rule: ClassVar[str] = "menu"
 
 

@@ -18,7 +18,7 @@ from .errors import RulespecError
 
 KEYWORDS = frozenset("""choose one of by number from to up auction among opening raise limit
 starter turn until done phase signal end game return pass if elif else for in where while
-secretly and or not true false none""".split())
+secretly and or not true false none as""".split())
 
 
 class _Indenter(Indenter):
@@ -216,23 +216,28 @@ class _ToAst(Transformer):
             raise _not_a_statement(*_pos(meta))
         return ast.CallStmt(*_pos(meta), call)
 
-    def choose_one(self, meta, target, options, by):
-        return ast.ChooseOne(*_pos(meta), _target(target), options, by)
+    def choose_one(self, meta, target, options, by, prompt):
+        return ast.ChooseOne(*_pos(meta), _target(target), options, by, prompt)
 
-    def choose_number(self, meta, target, low, high, by):
-        return ast.ChooseNumber(*_pos(meta), _target(target), low, high, by)
+    def choose_number(self, meta, target, low, high, by, prompt):
+        return ast.ChooseNumber(*_pos(meta), _target(target), low, high, by, prompt)
 
-    def choose_several(self, meta, target, up_to, count, options, by):
-        return ast.ChooseSeveral(*_pos(meta), _target(target), up_to is not None, count, options, by)
+    def choose_several(self, meta, target, up_to, count, options, by, prompt):
+        return ast.ChooseSeveral(*_pos(meta), _target(target), up_to is not None, count, options,
+                                 by, prompt)
 
     def up_to(self, meta):
         return True
+
+    def prompt(self, meta, text):
+        return _unquote(text)
 
     def until_done(self, meta):
         return True
 
     def auction(self, meta, target, among, *opts):
         node = ast.Auction(*_pos(meta), _target(target), among)
+        *opts, node.prompt = opts
         for key, value in opts:
             setattr(node, "raise_" if key == "raise" else key, value)
         return node
@@ -240,10 +245,10 @@ class _ToAst(Transformer):
     def auction_opt(self, meta, key, value):
         return (str(key), value)
 
-    def turn(self, meta, player, until_done, *rest):
+    def turn(self, meta, player, until_done, prompt, *rest):
         *actions, orelse = rest
         return ast.Turn(*_pos(meta), player, until_done is not None, [str(a) for a in actions],
-                        [_pos(a) for a in actions], [orelse] if orelse is not None else [])
+                        [_pos(a) for a in actions], [orelse] if orelse is not None else [], prompt)
 
     def turn_else(self, meta, stmt):
         return stmt
@@ -286,8 +291,8 @@ class _ToAst(Transformer):
     def while_stmt(self, meta, cond, body):
         return ast.While(*_pos(meta), cond, body)
 
-    def menu(self, meta, by, *options):
-        return ast.Menu(*_pos(meta), by, list(options))
+    def menu(self, meta, by, prompt, *options):
+        return ast.Menu(*_pos(meta), by, list(options), prompt)
 
     def menu_option(self, meta, label, cond, body):
         return ast.MenuOption(*_pos(meta), _unquote(label), cond, body)

@@ -20,7 +20,8 @@ MAY_IMPORT = {
     "agents": {"engine", "tools"},
     "analysis": {"engine", "agents", "tools"},
     "adapters": {"engine", "agents"},
-    "cli": {"engine", "agents", "tools", "analysis", "adapters"},
+    "web": {"engine", "agents", "tools"},
+    "cli": {"engine", "agents", "tools", "analysis", "adapters", "web"},
     "": {"engine"},   # interpreter/__init__.py: the public API
 }
 

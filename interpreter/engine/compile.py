@@ -68,7 +68,8 @@ class Compiler:
             getattr(self, stmt.rule)(stmt, scope)
 
     def emit(self, node, instr, writes=True) -> int:
-        # explain.py reads these to say why a decision refused an option.
+        # explain.py reads these to say why a decision refused an option; a
+        # decision's `as "..."` prompt is read through instr.node too (prompt()).
         instr.node, instr.mark = node, self.mark
         written = effects.writes(node, self.names, self.scope) if writes else frozenset()
         return self.program.emit(instr, self.where(node), written)

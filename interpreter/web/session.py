@@ -1,0 +1,125 @@
+"""One game at the web table: the state, who sits where, each seat's log and page.
+
+Kept apart from HTTP (app.py) so it can be tested and timed alone. Every page a
+seat receives is rendered from `seat_table` (tools/table.py), which reads the
+state only through the seat's view; the log a seat reads is filled, as events
+happen, with `visible_event` for that seat. A seat's token is a secret
+(`secrets.token_urlsafe`); app.py refuses a request whose token is not that seat's.
+"""
+from __future__ import annotations
+
+import secrets
+
+from rulespec.errors import IllegalAction
+
+from ..agents import make_agents
+from ..tools.present import Presentation
+from ..tools.table import seat_table, visible_event
+from ..tools.undo import History
+from .render import page_fragment
+
+LOG_SHOWN = 300    # log entries sent with a page (the newest)
+
+
+class Session:
+    """A game being played at the table.
+
+    agent_names: one per seat ('human' seats are people at their own URL).
+    Raises ValueError for an unknown agent (agents.parse_agents says which).
+    """
+
+    def __init__(self, game, players: int, seed: int, agent_names: list[str]):
+        self.game, self.players, self.seed = game, players, seed
+        self.pres = Presentation(game)
+        self.names = list(agent_names)
+        bots = make_agents([n if n != "human" else "first" for n in agent_names], seed)
+        self.bots = {s: a for s, a in enumerate(bots) if agent_names[s] != "human"}
+        self.humans = [s for s, n in enumerate(agent_names) if n == "human"]
+        self.tokens = {s: secrets.token_urlsafe(18) for s in self.humans}
+        self.histories = {s: History() for s in self.humans}
+        self.state = game.new_state(players, seed, record=True, trace=_ignore)
+        self.logs: dict[int, list] = {s: [] for s in range(players)}
+        self.messages: dict[int, str] = {}
+        self.version = 0
+        self._pages: dict[int, tuple] = {}
+        self._drain()
+
+    # ------------------------------------------------------------- access
+    def token_ok(self, seat: int, token: str | None) -> bool:
+        """True only for the token of this human seat (compared in constant time)."""
+        return (seat in self.tokens and isinstance(token, str)
+                and secrets.compare_digest(self.tokens[seat], token))
+
+    # ------------------------------------------------------------- moves
+    def act(self, seat: int, labels: list[str]) -> None:
+        """Seat answers its pending decision with one label, or several for a
+        'several' decision (each is taken in turn, then `done` when it is offered).
+        Raises IllegalAction when it is not this seat's decision or a label is not legal."""
+        state = self.state
+        if state.current_player() != seat:
+            raise IllegalAction("it is not your decision")
+        if not labels:
+            raise IllegalAction("choose something first")
+        self.histories[seat].remember(state)
+        several = state.pending.kind == "several"
+        for label in labels:
+            if state.current_player() != seat:
+                break
+            state.apply(label)
+        if (several and state.current_player() == seat and state.pending.kind == "several"
+                and "done" in state.pending.labels and "done" not in labels):
+            state.apply("done")
+        self.messages.pop(seat, None)
+        self._drain()
+
+    def undo(self, seat: int) -> None:
+        problem = self.histories[seat].undo(self.state, seat)
+        self.messages[seat] = problem or "Your last decision is taken back."
+        self._drain()
+
+    def bot_to_move(self):
+        seat = self.state.current_player()
+        return seat if seat in self.bots else None
+
+    def bot_step(self) -> bool:
+        """Let the bot whose decision it is decide; False when it is no bot's turn."""
+        seat = self.bot_to_move()
+        if seat is None:
+            return False
+        self.state.apply(self.bots[seat].choose(self.state))
+        self._drain()
+        return True
+
+    def _drain(self) -> None:
+        """Each seat's log takes what it may see of the new events, now, while the
+        state still says where each card is."""
+        state = self.state
+        for event in state.events:
+            for seat in range(self.players):
+                shown = visible_event(state, event, seat, self.pres)
+                if shown is not None:
+                    self.logs[seat].append(shown)
+        state.events.clear()
+        self.version += 1
+
+    # ------------------------------------------------------------- pages
+    def table(self, seat: int) -> dict:
+        table = seat_table(self.state, seat, self.pres)
+        table["log"] = self.logs[seat][-LOG_SHOWN:]
+        table["message"] = self.messages.get(seat)
+        table["bots"] = sorted(self.bots)
+        table["can_undo"] = bool(self.histories.get(seat) and self.histories[seat].saved)
+        return table
+
+    def page(self, seat: int) -> str:
+        """The seat's table as an HTML fragment, rendered once per version."""
+        cached = self._pages.get(seat)
+        if cached and cached[0] == self.version:
+            return cached[1]
+        html = page_fragment(self.state, self.table(seat), self.pres)
+        self._pages[seat] = (self.version, html)
+        return html
+
+
+def _ignore(record) -> None:
+    """The trace sink: records reach the log through state.events."""
