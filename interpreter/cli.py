@@ -94,6 +94,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("replay", help="re-run a JSONL log; exit 1 at the first divergence")
     r.add_argument("log", metavar="LOG", help="a log written by play --log")
+    r.add_argument("--against", metavar="SPEC",
+                   help="play the log on this spec (an edited one) and say where the game changes")
     w = sub.add_parser("serve", help="play at a web table: a page per seat (needs the [web] extra)")
     w.add_argument("file", metavar="FILE", help="the spec to play")
     w.add_argument("--players", type=int, default=None, help="players (default: the fewest the game allows)")
@@ -350,7 +352,7 @@ def _simulation_setup(args, stdin, out):
 def cmd_replay(args, out, err, stdin) -> int:
     from .engine.game import load_game
     from .tools.log import replay
-    ok, message = replay(args.log, load_game)
+    ok, message = replay(args.log, load_game, against=args.against)
     print(message, file=out if ok else err)
     return 0 if ok else 1
 

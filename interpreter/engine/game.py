@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 
 from rulespec import effects, validate
+from rulespec.identity import spec_id
 from rulespec.scope import assigned_names, for_variable
 
 from rulespec.errors import RuleError, RulespecError
@@ -67,6 +68,7 @@ class Game:
         self.file, self.variant, self.name = spec.file, spec.variant, data["game"]
         self.min_players, self.max_players = data["players"]["min"], data["players"]["max"]
         self.spec_hash = hashlib.sha256(spec.source.encode()).hexdigest()[:16]
+        self.spec_id = spec_id(data)   # by content: comments and layout do not count
         self.step_budget = STEP_BUDGET
         self.boards = {n: Board(n, d) for n, d in (data.get("boards") or {}).items()}
         self._build_cards(data)

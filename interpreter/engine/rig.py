@@ -27,25 +27,51 @@ class Rig:
     or draw outcome waits for a zone that holds the cards it names. What is never
     taken is reported by the scenario (`queue` stays non-empty)."""
 
-    __slots__ = ("queue",)
+    __slots__ = ("queue", "strict")
 
-    def __init__(self, outcomes=()):
+    def __init__(self, outcomes=(), strict: bool = False):
         self.queue = list(outcomes)
+        self.strict = strict    # replaying a log: outcomes in exactly their order
 
     def copy(self) -> "Rig":
-        return Rig(self.queue)
+        return Rig(self.queue, self.strict)
 
     def __bool__(self):
         return bool(self.queue)
 
     def take(self, kind: str, fits=None):
         """The value of the first queued outcome of this kind (that `fits(value)`,
-        when given), removed from the queue; None when there is none."""
+        when given), removed from the queue; None when there is none.
+
+        A strict rig (a log's outcomes replayed on edited rules) only looks at the
+        first outcome, and raises RuleError when this event does not fit it: the
+        edited rules no longer meet chance where the logged game did."""
+        if self.strict:
+            return self._next(kind, fits)
         for i, (wanted, value) in enumerate(self.queue):
             if wanted == kind and (fits is None or fits(value)):
                 del self.queue[i]
                 return value
         return None
+
+
+    def _next(self, kind, fits):
+        wanted, value = self.queue[0]
+        if kind == "draw":      # a draw is no chance event of its own in a log
+            return None
+        if wanted != kind or (fits is not None and not fits(value)):
+            raise RuleError(f"the log's next chance outcome is {_logged(wanted, value)}, "
+                            f"but these rules meet a {kind} here")
+        return self.queue.pop(0)[1]
+
+
+def _logged(kind, value) -> str:
+    """A logged outcome in words: 'a shuffle of deck', 'a roll of 4 (d6)'."""
+    if kind == "shuffle":
+        return f"a shuffle of {value[0]}"
+    if kind == "roll":
+        return f"a roll of {value[1]} (d{value[0]})"
+    return f"a pick of item {value[1] + 1} of {value[0]}"
 
 
 def matches(card: str, wanted: str) -> bool:
@@ -54,6 +80,8 @@ def matches(card: str, wanted: str) -> bool:
 
 
 def roll(st, sides: int, value: int) -> int:
+    if st.rig.strict:   # logged as [sides, value]
+        return st.rig.take("roll", lambda logged: logged[0] == sides)[1]
     wanted = st.rig.take("roll")
     if wanted is None:
         return value
@@ -75,6 +103,10 @@ def _holds(cards, names) -> bool:
 def shuffle(st, zone) -> None:
     """Put the rigged cards on top of `zone`, first named on top, in place."""
     cards = st.zones[zone]
+    if st.rig.strict:   # logged as [zone, the whole order]
+        cards[:] = st.rig.take("shuffle", lambda logged: logged[0] == zone
+                               and sorted(logged[1]) == sorted(cards))[1]
+        return
     names = st.rig.take("shuffle", lambda names: _holds(cards, names))
     if names is None:
         return
@@ -95,5 +127,8 @@ def draw(st, src) -> None:
 
 
 def pick(st, labels: list[str], index: int) -> int:
+    if st.rig.strict:   # a log records the index picked, and how many there were
+        wanted = st.rig.take("pick", lambda logged: logged == [len(labels), logged[1]])
+        return wanted[1]
     wanted = st.rig.take("pick", lambda label: str(label) in labels)
     return index if wanted is None else labels.index(str(wanted))

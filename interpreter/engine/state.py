@@ -214,6 +214,7 @@ class State:
         extra = {"ask_forced": True} if self.ask_forced else {}
         return json.dumps({
             "format": SAVE_FORMAT, "game": self.game.name, "spec": self.game.spec_hash,
+            "spec_id": self.game.spec_id,
             "variant": self.game.variant, "players": self.n,
             "globals": {k: encode(v) for k, v in self.g.items()},
             "per_player": {k: [encode(x) for x in v] for k, v in self.pv.items()},
@@ -239,8 +240,12 @@ class State:
     def _from_data(cls, game, d) -> "State":
         if d.get("format") != SAVE_FORMAT or d.get("game") != game.name:
             raise CorruptFile("corrupt save file: not a save of this game")
-        if d.get("spec") != game.spec_hash or d.get("variant") != game.variant:
-            raise CorruptFile("this save was made with a different spec or variant")
+        if d.get("variant") != game.variant:
+            raise CorruptFile(f"this save is of variant {d.get('variant')!r}, not {game.variant!r}")
+        if d.get("spec") != game.spec_hash and d.get("spec_id") != game.spec_id:
+            raise CorruptFile("the rules changed since this save was made (comments and layout "
+                              "do not count); its game's log shows what the change does: "
+                              "rulespec replay LOG --against SPEC")
         st = cls.__new__(cls)
         st.game, st.n = game, int(d["players"])
         st.seats = [Seat(i) for i in range(st.n)]

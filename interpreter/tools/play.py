@@ -47,6 +47,7 @@ def _flush(state, log):
 
 def header(game, players, seed, agents: list[str]) -> dict:
     return {"rulespec_log": LOG_FORMAT, "spec": game.file, "spec_hash": game.spec_hash,
+            "spec_id": game.spec_id,
             "game": game.name, "variant": game.variant, "players": players, "seed": seed,
             "agents": agents}
 

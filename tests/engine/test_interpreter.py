@@ -348,7 +348,7 @@ def unknown_rule(d):
 
 
 def other_spec(d):
-    d["spec"] = "0" * 16
+    d["spec"] = d["spec_id"] = "0" * 16
 
 
 @pytest.mark.parametrize("corrupt", [
