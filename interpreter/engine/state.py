@@ -208,13 +208,15 @@ class State:
         return "\n".join(lines)
 
     # ------------------------------------------------------------ save/load
-    def to_json(self) -> str:
+    def to_json(self, spec: bool = True) -> str:
+        """The state as save text; spec=False leaves out which spec text and content
+        it was made with (a log's state digests: the game's state alone)."""
+        names = {"spec": self.game.spec_hash, "spec_id": self.game.spec_id} if spec else {}
         # forced="ask" is written only when on, so every other save (and the state
         # digests in logs) stays as it was
         extra = {"ask_forced": True} if self.ask_forced else {}
         return json.dumps({
-            "format": SAVE_FORMAT, "game": self.game.name, "spec": self.game.spec_hash,
-            "spec_id": self.game.spec_id,
+            "format": SAVE_FORMAT, "game": self.game.name, **names,
             "variant": self.game.variant, "players": self.n,
             "globals": {k: encode(v) for k, v in self.g.items()},
             "per_player": {k: [encode(x) for x in v] for k, v in self.pv.items()},

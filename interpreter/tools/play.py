@@ -10,7 +10,8 @@ LOG_FORMAT = 1
 
 
 def digest(state) -> str:
-    return hashlib.sha256(state.to_json().encode()).hexdigest()[:16]
+    """16 hex digits naming the game state, whichever spec text made it."""
+    return hashlib.sha256(state.to_json(spec=False).encode()).hexdigest()[:16]
 
 
 def play(game, players: int, seed: int, agents: list, log=None, on_step=None, trace=None,
