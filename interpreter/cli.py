@@ -27,7 +27,8 @@ class _Usage(Exception):
 
 
 AGENTS_HELP = ("'random' for every seat, or one agent per seat, comma-separated: random, first, "
-               "human, greedy, mcts:N[:D] (N playouts per decision; D cuts each playout after D "
+               "human, greedy, greedy:N (looks past up to N decisions of the others, played at "
+               "random), mcts:N[:D] (N playouts per decision; D cuts each playout after D "
                "decisions and judges it by the spec's heuristic) (default: %(default)s)")
 
 

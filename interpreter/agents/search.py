@@ -110,12 +110,19 @@ def _own(state, seat, f):
 
 # ------------------------------------------------------------------ agents
 class GreedyAgent:
-    """One step ahead: the option whose result `estimate` likes best (ties: at random)."""
+    """One step ahead: the option whose result `estimate` likes best (ties: at random).
+
+    `greedy:N` looks past the others' answers: after each option, the other seats
+    play uniformly at random, up to N decisions, until this seat decides again, so
+    what an option costs later (a bid paid when the auction closes) is seen.
+    Raises ValueError for an option that is not a whole number >= 0.
+    """
     name = "greedy"
 
     def __init__(self, seed: int = 0, option: str | None = None):
-        if option:
-            raise ValueError("greedy takes no option")
+        if option and not (option.isdigit() and option.isascii()):
+            raise ValueError(f"greedy:N needs a whole number of decisions, not '{option}'")
+        self.ahead = int(option) if option else 0
         self.rand = _random.Random(seed)
 
     def choose(self, state):
@@ -129,6 +136,7 @@ class GreedyAgent:
                 after.apply(option.index)
             except RuleError:   # the guess cannot be played on (see MCTSAgent.choose)
                 continue
+            self._others_answer(after, seat)
             value = estimate(after, seat)
             if best_value is None or value > best_value:
                 best, best_value = [option], value
@@ -136,6 +144,16 @@ class GreedyAgent:
                 best.append(option)
         best = best or options
         return best[self.rand.randrange(len(best))]
+
+    def _others_answer(self, state, seat) -> None:
+        for _ in range(self.ahead):
+            if state.is_terminal() or state.current_player() == seat:
+                return
+            options = state.legal_actions()
+            try:
+                state.apply(options[self.rand.randrange(len(options))].index)
+            except RuleError:
+                return
 
 
 class _Node:

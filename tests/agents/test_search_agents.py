@@ -92,6 +92,40 @@ def test_greedy_beats_random_at_market():
     assert stats.binomial_tail(wins, 40) < ALPHA
 
 
+WORTHLESS_AUCTION = """
+game: a worthless lot
+players: {min: 2, max: 2}
+per_player:
+  coins: {start: 5, min: 0}
+flow: |
+  result = auction among players opening 1 raise 1 limit bidder.coins
+  if result.winner != none:
+      result.winner.coins -= result.price
+scoring:
+  score: p.coins
+heuristic: p.coins
+"""
+
+
+def test_greedy_n_looks_past_the_others_answers_and_sees_a_bid_paid():
+    """A lot worth nothing: one step ahead, a bid costs nothing yet, so plain greedy
+    bids as readily as it passes; greedy:N plays the others' answers at random until
+    it decides again, and where the auction closed it sees the price paid, so it
+    passes far more often (over 60 seeded first decisions: 8 against 28)."""
+    from interpreter.agents import make_agents, parse_agents
+    assert parse_agents("greedy:40", 2) == ["greedy:40", "greedy:40"]
+    with pytest.raises(ValueError):
+        parse_agents("greedy:x", 2)
+    game = load_game("worthless.yaml", text=WORTHLESS_AUCTION)
+    passes = {}
+    for name in ("greedy", "greedy:40"):
+        labels = [make_agents([name, name], seed)[0].choose(game.new_state(2, seed)).label
+                  for seed in range(60)]
+        passes[name] = labels.count("pass")
+    assert passes["greedy"] <= 20                      # about one in five: a tie among 5 options
+    assert passes["greedy:40"] >= passes["greedy"] + 12
+
+
 @pytest.mark.parametrize("spec", GAMES, ids=lambda p: Path(p).stem)
 def test_mcts_beats_random(spec):
     game = load_game(spec)
