@@ -1,12 +1,16 @@
 """The Ray backend gives exactly the local backend's records for the same seeds.
-Needs the `ray` extra (installed by the README's test command, so CI runs it)."""
+Needs the `ray` extra: the README's test command skips this (saying so), and
+.ci/run installs Ray and runs it on its own (tests/extras.py)."""
 from __future__ import annotations
 
-
-import ray
+import pytest
 
 from interpreter.analysis.simulate import Job, run_games
+from tests.extras import need
 from tests.paths import TESTS
+
+pytestmark = pytest.mark.ray
+ray = need("ray", "ray")
 
 MARKET = str(TESTS / "games" / "market.yaml")
 

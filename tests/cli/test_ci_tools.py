@@ -11,6 +11,7 @@ import tomllib
 import yaml
 
 from interpreter.cli import _gh, main
+from tests.doc_blocks import blocks
 from tests.paths import ROOT
 
 INVALID = ROOT / "tests" / "specs" / "invalid"
@@ -46,8 +47,8 @@ def test_pre_commit_hook_runs_the_cli_on_the_files_it_is_given():
 
 
 def readme_blocks(marker: str) -> list[str]:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    return [b for b in re.findall(r"```yaml\n(.*?)```", text, re.S) if marker in b]
+    """The README.md's yaml blocks that contain `marker`."""
+    return [b.body for b in blocks(ROOT / "README.md") if b.language == "yaml" and marker in b.body]
 
 
 def test_readme_pre_commit_config_uses_the_hook():
