@@ -16,7 +16,7 @@ from pathlib import Path
 
 from tests.paths import ROOT
 
-DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```[ \t]*$\n?", re.S | re.M)
 MARKER = re.compile(r"^(skip|checked-by|overlay-on):\s*(.*)$")
 
