@@ -31,7 +31,8 @@ def validate(source, variant: str | None = None, text: str | None = None) -> Che
         raise SpecErrors(errors)
     names = check.Names.of(spec.data)
     rules, errors = check.parse_rules(spec, names)
-    errors += check.check(spec, rules, names)
+    errors += check.check(spec, rules, names,
+                          broken=[e.broken_rule for e in errors if hasattr(e, "broken_rule")])
     if errors:
         errors.sort(key=lambda e: (e.line or 0, e.col or 0))
         raise SpecErrors(errors)

@@ -6,6 +6,8 @@ what the interpreter can run.
 """
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 
 from . import ast, kinds
@@ -182,7 +184,9 @@ def parse_rules(spec, names: Names) -> tuple[list[Rule], list[RulespecError]]:
             else:
                 rule.tree = parse_expression(text)
         except RulespecError as e:
-            errors.append(_at(spec, rule, e.message, e.line or 1, e.col or 1))
+            error = _at(spec, rule, e.message, e.line or 1, e.col or 1)
+            error.broken_rule = (rule.path, str(text))   # check() reads its words
+            errors.append(error)
             continue
         if rule.path[-1] == "for" and not _is_binding(rule.tree):
             errors.append(spec.error("`for:` reads `NAME in LIST`, e.g. `c in player.hand`",
@@ -203,12 +207,15 @@ def _at(spec, rule: Rule, message: str, line: int, col: int) -> RulespecError:
 
 
 # ----------------------------------------------------------------- the checker
-def check(spec, rules: list[Rule], names: Names) -> list[RulespecError]:
+def check(spec, rules: list[Rule], names: Names, broken=()) -> list[RulespecError]:
+    """Every semantic error of the parsed rules. broken: (path, text) of the rules
+    that did not parse; a name written in one counts as reached, so a syntax
+    error is not followed by the unreachable phases and actions it causes."""
     errors: list[RulespecError] = []
     for rule in rules:
         _RuleChecker(spec, rule, names, errors).run()
     errors.extend(_check_references(spec, names))
-    errors.extend(_check_reachability(spec, rules, names))
+    errors.extend(_check_reachability(spec, rules, names, broken))
     return errors
 
 
@@ -426,9 +433,16 @@ def _check_starts(spec, data) -> list[RulespecError]:
     return errors
 
 
-def _check_reachability(spec, rules: list[Rule], names: Names) -> list[RulespecError]:
+def _check_reachability(spec, rules: list[Rule], names: Names, broken=()) -> list[RulespecError]:
     """Phases and actions that no path from the flow can run are mistakes."""
     refs: dict[tuple, set] = {}
+    for path, text in broken:   # what a rule that does not parse may name, it may run
+        words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text))
+        owner = path[:2] if path[0] != "flow" else ("flow",)
+        refs.setdefault(owner, set()).update(
+            (section, name) for section in ("phases", "actions", "procedures", "triggers")
+            for name in spec.data.get(section) or {} if name in words
+            or (section == "triggers" and (spec.data["triggers"][name] or {}).get("on") in words))
     for rule in rules:
         owner = rule.path[:2] if rule.path[0] != "flow" else ("flow",)
         found = refs.setdefault(owner, set())

@@ -49,7 +49,24 @@ def parse_expression(text) -> ast.Node:
     if isinstance(text, int):
         return ast.Number(1, 1, text)
     # A YAML-folded expression may span lines; inside an expression they mean nothing.
-    return _parse(" ".join(str(text).splitlines()) + "\n", "expression")
+    lines = str(text).splitlines() or [""]
+    try:
+        tree = _parse(" ".join(lines) + "\n", "expression")
+    except RulespecError as e:
+        e.line, e.col = _unjoin(lines, e.col or 1)
+        raise
+    for node in ast.walk(tree):   # positions on the lines the author wrote
+        node.line, node.col = _unjoin(lines, node.col)
+    return tree
+
+
+def _unjoin(lines: list[str], col: int) -> tuple[int, int]:
+    """A column of the lines joined by spaces -> (line, column) in the lines."""
+    for number, line in enumerate(lines, 1):
+        if col <= len(line) + 1 or number == len(lines):
+            return number, col
+        col -= len(line) + 1
+    return 1, col
 
 
 def _parse(text: str, start: str):
@@ -65,28 +82,101 @@ def _parse(text: str, start: str):
         raise e.orig_exc from None
 
 
-_READABLE = {"_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block",
-             "$END": "end of text", "NAME": "a name", "INT": "a number", "STRING": "a string",
-             "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COLON": "':'",
-             "COMMA": "','", "EQUAL": "'='", "DOT": "'.'", "AUGOP": "'+=' or '-='"}
+_WORDS = {"_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block",
+          "$END": "end of text"}
+_EXPRESSION_STARTS = {"NAME", "INT", "STRING", "LPAR", "LSQB", "MINUS", "NOT", "TRUE", "FALSE", "NONE"}
+_OPERATORS = {"+", "-", "*", "//", "%", "==", "!=", "<=", ">=", "<", ">", "and", "or", "in", "not",
+              "if"}
 
 
 def _syntax_error(e: UnexpectedInput, text: str) -> RulespecError:
+    """The error at its cause: an unclosed bracket at the bracket, else what was
+    found and what could have come, in words."""
+    unclosed = _bracket_error(text)
+    if unclosed is not None:
+        return unclosed
     line, col = getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1
     if isinstance(e, UnexpectedToken):
-        token = e.token
-        got = "end of text" if token.type == "$END" else _READABLE.get(token.type, repr(str(token)))
-        if token.type == "_NL":
-            got = "end of line"
-        expected = sorted({_READABLE.get(t, t.strip('"').lower()) for t in e.expected})[:6]
-        msg = f"syntax error: unexpected {got}; expected {', '.join(expected)}"
+        msg = f"syntax error: unexpected {_found(e.token)}; expected {_expected(e.expected)}"
     elif isinstance(e, UnexpectedCharacters):
-        msg = f"syntax error: unexpected character {text[e.pos_in_stream]!r}"
+        msg = f"syntax error: unexpected character `{text[e.pos_in_stream]}`"
     elif isinstance(e, UnexpectedEOF):
         msg = "syntax error: the text ends too early"
     else:
         msg = "syntax error"
     return RulespecError(msg, line=line, col=col)
+
+
+def _literal(name: str) -> str | None:
+    """The text a terminal stands for (`)` for RPAR), or None for a pattern."""
+    for terminal in _parser().terminals:
+        if terminal.name == name:
+            return terminal.pattern.value if terminal.pattern.type == "str" else None
+    return None
+
+
+def _found(token) -> str:
+    if token.type in _WORDS:
+        return _WORDS[token.type]
+    kind = {"NAME": "name ", "INT": "number ", "STRING": "string "}.get(token.type, "")
+    return f"{kind}`{token}`"
+
+
+def _expected(names) -> str:
+    """Every token the parser would accept, quoted, with the usual groups in words:
+    'an expression or `)`' rather than twelve token names."""
+    names, words = set(names), []
+    if "NAME" in names and names & {"INT", "STRING", "LPAR"}:
+        words.append("an expression")
+        names -= _EXPRESSION_STARTS
+    elif "NAME" in names:
+        words.append("a name")
+        names.discard("NAME")
+    literals = {name: _literal(name) for name in names if name not in _WORDS}
+    operators = {n for n, lit in literals.items() if lit in _OPERATORS}
+    if len(operators) >= 3:
+        words.append("an operator")
+        names -= operators
+    quoted = sorted("`+=`, `-=`" if n == "AUGOP" else f"`{literals[n] or n.lower()}`"
+                    for n in names if n not in _WORDS)
+    words += quoted + sorted(_WORDS[n] for n in names if n in _WORDS)
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+_CLOSER = {"(": ")", "[": "]", "{": "}"}
+
+
+def _bracket_error(text: str) -> RulespecError | None:
+    """An opening bracket left open (or closed by the wrong one), reported where it
+    opens: a missing `)` otherwise shows up lines later, at whatever comes next."""
+    stack: list[tuple[str, int, int]] = []
+    quote = None
+    for number, line in enumerate(text.split("\n"), 1):
+        col, escaped = 0, False
+        for col, ch in enumerate(line, 1):
+            if quote:
+                escaped, quote = (not escaped and ch == "\\"), (None if ch == quote and not escaped else quote)
+                continue
+            if ch in "\"'":
+                quote, escaped = ch, False
+            elif ch == "#":
+                break
+            elif ch in _CLOSER:
+                stack.append((ch, number, col))
+            elif ch in _CLOSER.values():
+                if not stack:
+                    return RulespecError(f"syntax error: `{ch}` closes no bracket", line=number, col=col)
+                opener, at_line, at_col = stack.pop()
+                if _CLOSER[opener] != ch:
+                    return RulespecError(f"syntax error: this `{opener}` is not closed (a `{ch}` "
+                                         f"comes first, at line {number} col {col})",
+                                         line=at_line, col=at_col)
+        quote = None   # strings do not span lines
+    if stack:
+        opener, at_line, at_col = stack[-1]
+        return RulespecError(f"syntax error: this `{opener}` is never closed; a `{_CLOSER[opener]}` "
+                             f"is missing", line=at_line, col=at_col)
+    return None
 
 
 def _dedent_error(text: str) -> RulespecError:

@@ -11,6 +11,7 @@ import copy
 import difflib
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -84,6 +85,8 @@ class Spec:
             return self.mark(path)
         if info.style == "|":
             return info.line + line, info.indent + col
+        if info.style in ('"', "'"):
+            return _quoted_position(self.source, info, line, col)
         if info.style != ">" and info.end_line <= info.line:
             quote = 1 if info.style else 0
             return info.line, info.col + quote + col - 1
@@ -189,11 +192,9 @@ def _compose(file: str, text: str):
     try:
         return yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        if e.context_mark and "end of stream" in (e.problem or ""):
-            mark = e.context_mark   # an unclosed quote or bracket: show where it opens
+        message, mark = _plain_words(e, text)
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        _fail([RulespecError(f"invalid YAML: {_yaml_problem(e)}", file, line, col)])
+        _fail([RulespecError(f"invalid YAML: {message}", file, line, col)])
     except yaml.reader.ReaderError as e:   # a control character or the like
         before = text[:e.position]
         line, col = before.count("\n") + 1, e.position - (before.rfind("\n") + 1) + 1
@@ -237,6 +238,56 @@ def _mark_untagged(root) -> None:
                 todo.extend((key, value))
         elif isinstance(node, yaml.SequenceNode):
             todo.extend(node.value)
+
+
+def _plain_words(e: yaml.MarkedYAMLError, text: str):
+    """(message, mark) of a YAML syntax error in a designer's words, at its cause.
+
+    PyYAML names parser states ("expected <block end>, but found '<block mapping
+    start>'") where the parser noticed; the usual causes are a line indented to no
+    level above it, a key without `:`, an unclosed quote or bracket, or a tab.
+    """
+    problem, context = e.problem or "", e.context or ""
+    here, opened = e.problem_mark, e.context_mark or e.problem_mark
+    lines = text.split("\n")
+    if "'\\t'" in problem or "\\t" in problem:
+        return "a tab in the indentation: YAML indents with spaces only", here
+    if "end of stream" in problem and "quoted scalar" in context:
+        return "this quote is never closed", opened
+    if "flow" in context and opened is not None:
+        bracket = text_at(lines, opened)
+        return (f"this `{bracket}` is never closed, or an item in it lacks its `,` "
+                f"({_found(problem)} at line {here.line + 1})"), opened
+    if "could not find expected ':'" in problem and opened is not None:
+        return "this line is neither a `key: value` nor a list item: is its `:` missing?", opened
+    if "mapping values are not allowed" in problem:
+        return ("a `:` that starts no key here: the line is indented deeper than the keys "
+                "beside it, or a value holds `: ` and needs quotes"), here
+    if "expected <block end>" in problem and here is not None:
+        found = problem.split("but found ", 1)[-1].strip("'")
+        if found == "?" and "block collection" in context:
+            return ("a `key: value` line among list items (`- ...`): make it an item, or "
+                    "indent it under one"), here
+        if found in ("<block mapping start>", "<block sequence start>", "?", "-"):
+            width = len(lines[here.line]) - len(lines[here.line].lstrip(" "))
+            return (f"this line's indentation ({width} space{'s' * (width != 1)}) matches no "
+                    f"key or list item "
+                    f"above it"), here
+        return f"`{found}` does not belong here (a bracket closed twice?)", here
+    if "found undefined alias" in problem:
+        return f"{problem.split('alias', 1)[-1].strip()} names no anchor (`&name`) above it", here
+    return _yaml_problem(e), here or opened
+
+
+def text_at(lines, mark) -> str:
+    line = lines[mark.line] if mark.line < len(lines) else ""
+    return line[mark.column:mark.column + 1] or "?"
+
+
+def _found(problem: str) -> str:
+    """"expected ',' or '}', but got ':'" -> "a stray `:`"."""
+    got = problem.split("but got ", 1)[-1].strip("'") if "but got" in problem else "?"
+    return f"a stray `{got}`" if got not in ("<stream end>", "?") else "the end of the file"
 
 
 def _yaml_problem(e: yaml.MarkedYAMLError) -> str:
@@ -411,7 +462,70 @@ class _Converter:
         if style in ("|", ">"):
             body = [s for s in self.lines[line:end_line] if s.strip()]
             indent = min((len(s) - len(s.lstrip(" ")) for s in body), default=col - 1)
+            header = re.match(r"[|>][+-]?([1-9])?", self.lines[line - 1][col - 1:])
+            if header and header.group(1):   # `|2`: the text starts 2 past the parent's indent
+                parent = re.match(r"[ ]*(?:-[ ]+)*", self.lines[line - 1]).end()
+                indent = parent + int(header.group(1))
         return ScalarInfo(line, col, style, indent, end_line)
+
+
+_ESCAPE_LENGTH = {"x": 2, "u": 4, "U": 8}   # hex digits after \\x, \\u, \\U
+
+
+def _quoted_position(source: str, info: ScalarInfo, line: int, col: int) -> tuple[int, int]:
+    """Position in a quoted scalar: its value is read back from the source the way
+    YAML reads it (an escape is one character, `''` one quote, a line break folds
+    to a space, or to n-1 newlines for n breaks, an escaped break to nothing),
+    remembering where in the file each character of the value sits."""
+    lines, quote = source.split("\n"), info.style
+    chars: list[str] = []
+    where: list[tuple[int, int]] = []
+    n, i, breaks, joined = info.line - 1, info.col, 0, False
+    while n < len(lines):
+        text = lines[n].rstrip("\r")
+        if n > info.line - 1:
+            i = len(text) - len(text.lstrip(" \t"))
+            if i == len(text):               # a blank line inside the scalar
+                breaks += 1
+                n += 1
+                continue
+        start = len(chars)
+        while i < len(text):
+            ch = text[i]
+            if ch == quote and not (quote == "'" and text[i + 1:i + 2] == "'"):
+                return _value_position(chars, where, line, col)
+            if breaks and chars:
+                sep = "" if joined else (" " if breaks == 1 else "\n" * (breaks - 1))
+                chars += sep
+                where += [where[-1]] * len(sep)
+            breaks, joined = 0, False
+            if quote == '"' and ch == "\\" and i + 1 == len(text):
+                joined = True                # an escaped line break joins the lines
+                break
+            chars.append(ch)
+            where.append((n + 1, i + 1))
+            if quote == '"' and ch == "\\":
+                i += 2 + _ESCAPE_LENGTH.get(text[i + 1], 0)
+            else:
+                i += 2 if quote == "'" and ch == "'" else 1
+        while len(chars) > start and chars[-1] in " \t" and not joined:
+            chars.pop()                      # blanks before a folded break are not kept
+            where.pop()
+        breaks += 1
+        n += 1
+    return _value_position(chars, where, line, col)
+
+
+def _value_position(chars, where, line: int, col: int) -> tuple[int, int]:
+    """(line, col) in a value whose characters sit at `where` -> (line, col) in the file."""
+    if not where:
+        return 1, 1
+    value_lines = "".join(chars).split("\n")
+    offset = sum(len(s) + 1 for s in value_lines[:line - 1]) + col - 1
+    if offset >= len(where):   # the end of the text: just past its last character
+        last_line, last_col = where[-1]
+        return last_line, last_col + 1
+    return where[max(0, offset)]
 
 
 def _folded_position(source: str, info: ScalarInfo, line: int, col: int) -> tuple[int, int]:

@@ -113,12 +113,12 @@ def test_positions_are_one_based_and_exact():
 
 
 @pytest.mark.parametrize("text, line, col, fragment", [
-    ("1 + * 2", 1, 5, "unexpected '*'"),
-    ("(1 + 2", 1, 6, "expected ')'"),
-    ("a < b < c", 1, 7, "unexpected '<'"),
+    ("1 + * 2", 1, 5, "unexpected `*`; expected an expression"),
+    ("(1 + 2", 1, 1, "this `(` is never closed"),           # at the bracket, not the end
+    ("a < b < c", 1, 7, "unexpected `<`"),
     ("a if b else", 1, 12, "syntax error"),
-    ("x $ y", 1, 3, "unexpected character '$'"),
-    ("f(1,, 2)", 1, 5, "unexpected ','"),
+    ("x $ y", 1, 3, "unexpected character `$`"),
+    ("f(1,, 2)", 1, 5, "unexpected `,`"),
     ('"open', 1, 1, "unexpected character"),
 ])
 def test_expression_syntax_errors(text, line, col, fragment):
@@ -136,7 +136,7 @@ def test_expression_trailing_comment():
 def test_expression_ending_early_names_what_was_expected():
     with pytest.raises(RulespecError) as info:
         parse_expression("1 +  # three")
-    assert "expected '('" in info.value.message
+    assert "expected an expression" in info.value.message
 
 
 # ------------------------------------------------------------------- statements
@@ -255,10 +255,10 @@ def test_walk_visits_every_node():
 
 
 @pytest.mark.parametrize("text, line, col, fragment", [
-    ("x = 1\nx = = 2", 2, 5, "unexpected '='"),
-    ("if a\n    x = 1", 1, 5, "expected ':'"),
+    ("x = 1\nx = = 2", 2, 5, "unexpected `=`"),
+    ("if a\n    x = 1", 1, 5, "expected `:`"),
     ("if a:\nx = 1", 2, 1, "syntax error"),
-    ("x = 1\ny = 2 $", 2, 7, "unexpected character '$'"),
+    ("x = 1\ny = 2 $", 2, 7, "unexpected character `$`"),
     ("3 = x", 1, 1, "cannot assign to this"),
     ("p.coins", 1, 1, "does nothing on its own"),
     ("turn p until done:", 1, 19, "syntax error"),
