@@ -190,7 +190,10 @@ def summarize(game, players, records, seconds) -> dict:
         "decisions_per_second": round(sum(decisions) / seconds, 1) if seconds > 0 else None,
         "seconds": round(seconds, 3),
         "coverage": coverage,
-        "never_fired": [k for k, v in coverage.items() if v == 0],
+        # Rules that never acted (a warning), apart from menu options never chosen
+        # (a note: a menu option may be legal yet never the better choice).
+        "never_fired": [k for k, v in coverage.items() if v == 0 and not k.startswith("menu:")],
+        "never_chosen": [k for k, v in coverage.items() if v == 0 and k.startswith("menu:")],
     }
     return summary
 
@@ -259,6 +262,8 @@ def format_summary(s: dict, seat_name=lambda i: f"P{i + 1}") -> str:
         lines.append(f"  {count:>8}  {key}")
     if s["never_fired"]:
         lines.append(f"warning: never fired: {', '.join(s['never_fired'])}")
+    if s.get("never_chosen"):
+        lines.append(f"note: menu options never chosen: {', '.join(s['never_chosen'])}")
     violation = s["first_invariant_violation"]
     if violation:
         lines.append(f"invariant '{violation['invariant']}' broken: seed {violation['seed']}, "

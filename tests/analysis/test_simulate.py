@@ -49,9 +49,14 @@ def test_summary_holds_what_the_issue_lists():
     assert sum(s["ended_by"].values()) == 30
     assert s["decisions_per_second"] > 0
     game = load_game(MARKET)
-    assert set(s["coverage"]) == ({f"action:{a}" for a in game.actions} |
+    menu = {f"menu:action pray: {label}" for label in
+            ("give 3 coins for 1 prestige", "give all but 1 coin for 2 prestige", "keep your coins")}
+    assert set(s["coverage"]) == ({f"action:{a}" for a in game.actions} | menu |
                                   {"trigger:spice merchants profit", "end:prestige goal"})
-    assert s["never_fired"] == [k for k, v in s["coverage"].items() if v == 0]
+    # every time pray fired, one of its menu options was chosen
+    assert sum(s["coverage"][k] for k in menu) == s["coverage"]["action:pray"]
+    assert s["never_fired"] == [k for k, v in s["coverage"].items() if v == 0 and not k.startswith("menu:")]
+    assert s["never_chosen"] == [k for k, v in s["coverage"].items() if v == 0 and k.startswith("menu:")]
     assert "end:prestige goal" in s["never_fired"]
 
 
@@ -145,7 +150,7 @@ def test_progress_only_on_a_terminal_and_never_with_json():
 
 
 @pytest.mark.parametrize("argv", [
-    ["--agents", "human,random"], ["--agents", "mcts:lots"], ["--agents", "greedy:3"],
+    ["--agents", "human,random"], ["--agents", "mcts:lots"], ["--agents", "greedy:x"],
     ["-n", "0"], ["--jobs", "0"]])
 def test_bad_usage_exits_2(argv):
     code, out, err = run("simulate", MARKET, "--players", "2", *argv)
