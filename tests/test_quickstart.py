@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 
 import pytest
 
 from tests.doc_blocks import blocks, commands
 from tests.paths import ROOT
+from tests.repository import copy_of_the_repository
 
 README = ROOT / "README.md"
 CI = ROOT / ".ci" / "run"
@@ -51,25 +51,10 @@ def test_ci_runs_the_readme_test_command_exactly_after_system_packages():
     assert 'RULESPEC_REQUIRE_EXTRAS="$extra"' in "\n".join(lines[at + 1:])
 
 
-def _copy_of_the_repository(to):
-    """The files git knows (committed or not, but not ignored): what a clone would hold."""
-    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                            cwd=ROOT, capture_output=True, text=True)
-    if listed.returncode != 0:   # not a git checkout: copy the tree without what runs leave behind
-        shutil.copytree(ROOT, to, ignore=shutil.ignore_patterns(".venv", ".git", "__pycache__"))
-        return to
-    for name in filter(None, listed.stdout.split("\0")):
-        source = ROOT / name
-        if source.is_file():
-            (to / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, to / name)
-    return to
-
-
 @pytest.mark.slow
 def test_the_first_command_installs_and_plays_in_a_fresh_venv(tmp_path):
     play, _ = quick_start()
-    clone = _copy_of_the_repository(tmp_path / "clone")
+    clone = copy_of_the_repository(tmp_path / "clone")
     assert not (clone / ".venv").exists()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
     done = subprocess.run(["bash", "-c", play], cwd=clone, env=env, capture_output=True, text=True,

@@ -1,14 +1,18 @@
 """What another repository uses to check its specs: pre-commit, GitHub annotations, JSON."""
 from __future__ import annotations
 
-import glob
 import io
 import json
+import os
 import re
 import shlex
+import shutil
+import subprocess
+import sys
 import tomllib
 
 import yaml
+from packaging.requirements import Requirement
 
 from interpreter.cli import _gh, main
 from tests.doc_blocks import blocks
@@ -25,25 +29,44 @@ def run(*argv):
     return code, out.getvalue(), err.getvalue()
 
 
-def hook() -> dict:
-    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
-    assert isinstance(hooks, list) and len(hooks) == 1
-    return hooks[0]
+def hooks() -> dict:
+    """The hooks of .pre-commit-hooks.yaml, by id."""
+    listed = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    return {h["id"]: h for h in listed}
 
 
-def test_pre_commit_hook_runs_the_cli_on_the_files_it_is_given():
-    h = hook()
-    assert h["id"] == "rulespec-validate" and h["language"] == "python"
+def picks(h: dict, path: str) -> bool:
+    """Whether pre-commit hands `path` to hook `h` (its files and exclude patterns)."""
+    return bool(re.search(h["files"], path)) and not re.search(h.get("exclude", "^$"), path)
+
+
+def test_pre_commit_hooks_run_the_cli_on_the_files_they_are_given():
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
-    command, *args = shlex.split(h["entry"])
-    assert command in scripts
-    files = re.compile(h["files"])
-    assert files.search("games/siena.yaml") and files.search("tests/games/market.yaml")
-    assert not files.search(".github/workflows/specs.yml") and not files.search("games/notes.txt")
+    validate, scenario = hooks()["rulespec-validate"], hooks()["rulespec-scenario"]
+    for h in (validate, scenario):
+        assert h["language"] == "python" and shlex.split(h["entry"])[0] in scripts
     # pre-commit appends the changed files that match
+    args = shlex.split(validate["entry"])[1:]
     assert run(*args, MARKET) == (0, "", "ok: 1 file valid\n")
     code, out, _ = run(*args, MARKET, INVALID / "unknown_phase.yaml")
     assert code == 1 and re.match(r"^.+unknown_phase\.yaml:\d+:\d+: error: ", out)
+    args = shlex.split(scenario["entry"])[1:]
+    assert run(*args, ROOT / "tests" / "scenarios" / "market" / "selling.yaml")[0] == 0
+    assert run(*args, ROOT / "tests" / "scenarios" / "failing" / "market.yaml")[0] == 1
+
+
+def test_specs_and_scenario_files_go_to_their_own_hook():
+    validate, scenario = hooks()["rulespec-validate"], hooks()["rulespec-scenario"]
+    specs = ["games/siena.yaml", "tests/games/market.yaml", "games/zena.yml"]
+    scenario_files = ["games/siena.scenarios.yaml", "my-games/siena-quick.scenarios.yaml",
+                      "games/x.scenario.yml"]
+    assert all(picks(validate, f) and not picks(scenario, f) for f in specs)
+    assert all(picks(scenario, f) and not picks(validate, f) for f in scenario_files)
+    assert not picks(validate, ".github/workflows/specs.yml") and not picks(validate, "games/notes.txt")
+    # the scenario files the docs write follow the naming rule
+    named = re.findall(r"[\w./-]+\.scenarios?\.yaml", (ROOT / "docs" / "authoring.md").read_text()
+                       + (ROOT / "README.md").read_text())
+    assert named and all(picks(scenario, n) for n in named)
 
 
 def readme_blocks(marker: str) -> list[str]:
@@ -51,23 +74,40 @@ def readme_blocks(marker: str) -> list[str]:
     return [b.body for b in blocks(ROOT / "README.md") if b.language == "yaml" and marker in b.body]
 
 
-def test_readme_pre_commit_config_uses_the_hook():
+def test_readme_pre_commit_config_uses_both_hooks_and_tells_the_files_apart():
     (block,) = readme_blocks(".pre-commit-config.yaml")
-    config = yaml.safe_load(block)
-    (repo,) = config["repos"]
-    assert [h["id"] for h in repo["hooks"]] == [hook()["id"]]
+    (repo,) = yaml.safe_load(block)["repos"]
+    assert len(repo["rev"]) == 40, "no release tags yet: rev is a full commit hash"
+    configured = {h["id"]: {**hooks()[h["id"]], **h} for h in repo["hooks"]}
+    assert set(configured) == set(hooks())
+    assert picks(configured["rulespec-validate"], "games/siena.yaml")
+    assert not picks(configured["rulespec-validate"], "games/siena.scenarios.yaml")
+    assert picks(configured["rulespec-scenario"], "games/siena.scenarios.yaml")
+    assert not picks(configured["rulespec-scenario"], "games/siena.yaml")
 
 
-def test_readme_workflow_runs_validate_with_github_annotations():
+def test_readme_workflow_installs_from_the_repository_and_checks_specs_and_scenarios(tmp_path):
+    """Its `run:` lines, with bash, in a project whose games/ holds this repository's
+    games and the README's scenario file beside its spec."""
     (block,) = readme_blocks("runs-on")
-    workflow = yaml.safe_load(block)
-    steps = workflow["jobs"]["validate"]["steps"]
-    command = [s["run"] for s in steps if "run" in s and "rulespec" in s["run"]][-1]
-    argv = shlex.split(command)
-    assert argv[:2] == ["rulespec", "validate"] and "--format" in argv and "github" in argv
-    files = [f for a in argv[2:] for f in (sorted(glob.glob(str(ROOT / a))) if "*" in a else [a])]
-    code, out, err = run("validate", *[a for a in argv[2:] if "*" not in a], *files)
-    assert code == 0, out + err
+    steps = yaml.safe_load(block)["jobs"]["validate"]["steps"]
+    (install,) = [s["run"] for s in steps if "pip install" in s.get("run", "")]
+    (requirement,) = shlex.split(install, comments=True)[2:]
+    wanted = Requirement(requirement)    # rulespec is not on PyPI: a direct reference
+    assert wanted.name == "rulespec" and wanted.url.startswith("git+https://github.com/")
+    games = tmp_path / "games"
+    shutil.copytree(ROOT / "games", games)
+    shutil.copy(ROOT / "tests" / "games" / "market.yaml", games)
+    (scenario,) = readme_blocks("\nscenarios:")
+    (games / "market.scenarios.yaml").write_text(scenario, encoding="utf-8")
+    env = {**os.environ, "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]}
+    checks = [s["run"] for s in steps if s.get("run", "").startswith("rulespec ")]
+    assert "--format github" in checks[0] and "rulespec scenario" in checks[-1]
+    for command in checks:
+        done = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True,
+                              text=True)
+        assert done.returncode == 0, f"$ {command}\n{done.stdout}{done.stderr}"
+    assert "1 passed, 0 failed" in done.stdout
 
 
 def test_github_annotations_are_escaped_and_located():
