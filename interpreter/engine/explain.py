@@ -217,8 +217,8 @@ def every_value(st, tree, env) -> list[tuple[int, str, str]]:
         if isinstance(node, (ast.Number, ast.String, ast.Const)):
             return
         text, value = unparse(node), _show(evaluate(node))
-        if text == value and isinstance(node, ast.Name):
-            return
+        if isinstance(node, ast.Name) and (text == value or node.id == "players"):
+            return   # a bare word that is its own value, or the list of every seat
         out.append((depth, text, value))
         if not isinstance(node, ast.Comprehension):
             for child in ast.children(node):

@@ -43,3 +43,15 @@ def test_language_examples_parse_and_cover_every_construct():
 def test_every_builtin_is_in_the_guide():
     missing = [name for name in SIGNATURES if f"`{name}(" not in TEXT and f" {name}(" not in TEXT]
     assert not missing, f"built-in functions the guide does not mention: {missing}"
+
+
+def test_the_guide_is_built_around_the_designers_loop():
+    """Edit -> replay (also --against) -> scenario, each as a command tests/test_docs.py runs."""
+    loop = TEXT[TEXT.index("## 4. The designer's loop"):TEXT.index("## 5.")]
+    commands = [b.body for b in blocks(GUIDE) if b.language == "sh" and b.body in loop]
+    order = ["--log before.jsonl", "rulespec replay before.jsonl", "--against",
+             "rulespec scenario my-games/siena-edit.scenarios.yaml"]
+    at = [next(i for i, c in enumerate(commands) if step in c) for step in order]
+    assert at == sorted(at), "the loop's commands come in the loop's order"
+    for step in ("rig:", "let:", "stage:", "resume:", "expect_winner:", "expect_scores:"):
+        assert step in loop, f"the guide does not show the scenario step {step}"
