@@ -79,20 +79,33 @@ def build_parser() -> argparse.ArgumentParser:
                            help="games to play, with seeds S, S+1, ... (default: %(default)s)")
             s.add_argument("--check-invariants", action="store_true",
                            help="check the spec's invariants after every step")
+            s.add_argument("--out", metavar="PATH.parquet",
+                           help="also write one row per game to a Parquet results file "
+                                "(pip install -e '.[results]'); read it with `rulespec report`, "
+                                "pandas or DuckDB")
             _add_run_options(s)
     c = sub.add_parser("compare", help="simulate two variants on the same seeds; what changed",
                        description="Simulate two variants on the same seeds and print what changed, "
                                    "with 95%% intervals, effect sizes and p-values corrected for "
                                    "the number of rows (Holm).")
-    c.add_argument("file", metavar="FILE", help="the spec to play")
-    c.add_argument("--variant", action="append", required=True,
+    c.add_argument("file", metavar="FILE",
+                   help="the spec to play; or a results file (.parquet) written by simulate --out")
+    c.add_argument("against", nargs="?", metavar="RESULTS_B",
+                   help="with a results file as FILE: the second results file; nothing is played")
+    c.add_argument("--variant", action="append",
                    help="once: base vs this variant; twice: the first vs the second ('base' names the base)")
     c.add_argument("-n", "--games", type=int, default=100,
                    help="games per variant, with seeds S, S+1, ... (default: %(default)s)")
-    _add_game_options(c, variant=False)
+    _add_game_options(c, variant=False, players_required=False)
     c.add_argument("--html", metavar="PATH", help="also write a self-contained page with plots")
     _add_run_options(c)
 
+    rp = sub.add_parser("report", help="summarise a results file without replaying it",
+                        description="Summarise the games of a results file written by "
+                                    "`simulate --out`, as simulate prints them.")
+    rp.add_argument("results", metavar="RESULTS.parquet", help="a results file")
+    rp.add_argument("--json", action="store_true", help="print one JSON object")
+    rp.add_argument("--html", metavar="PATH", help="also write a self-contained page with plots")
     r = sub.add_parser("replay", help="re-run a JSONL log; exit 1 at the first divergence")
     r.add_argument("log", metavar="LOG", help="a log written by play --log")
     r.add_argument("--against", metavar="SPEC",
@@ -123,8 +136,8 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _add_game_options(s, variant=True):
-    s.add_argument("--players", type=int, required=True, help="number of players")
+def _add_game_options(s, variant=True, players_required=True):
+    s.add_argument("--players", type=int, required=players_required, help="number of players")
     s.add_argument("--seed", type=int, default=0, help="random seed (default: %(default)s)")
     s.add_argument("--agents", default="random", help=AGENTS_HELP)
     if variant:
@@ -324,6 +337,13 @@ def cmd_simulate(args, out, err, stdin) -> int:
 def cmd_compare(args, out, err, stdin) -> int:
     from .analysis.compare import compare_command
     from .analysis.simulate import BackendMissing
+    if args.file.endswith(".parquet") or args.against:
+        return _compare_stored(args, out)
+    if not args.variant:
+        raise _Usage("rulespec: error: compare FILE needs --variant (once or twice), "
+                     "or two results files: compare A.parquet B.parquet")
+    if args.players is None:
+        raise _Usage("rulespec: error: compare FILE needs --players")
     if len(args.variant) > 2:
         raise _Usage("rulespec: error: compare takes --variant once or twice")
     variants = [None if v == "base" else v for v in args.variant]
@@ -338,6 +358,50 @@ def cmd_compare(args, out, err, stdin) -> int:
         return compare_command(games, args, names, out, err)
     except BackendMissing as e:
         raise _Usage(f"rulespec: error: {e}") from None
+
+
+def _compare_stored(args, out) -> int:
+    """`compare A.parquet B.parquet`: two stored runs side by side, nothing replayed."""
+    from .analysis import results
+    from .analysis.compare import compare, format_comparison
+    if not args.against:
+        raise _Usage("rulespec: error: compare needs two results files: compare A.parquet B.parquet")
+    if args.variant:
+        raise _Usage("rulespec: error: --variant is for a spec; results files name their variant")
+    try:
+        runs = []
+        for path in (args.file, args.against):
+            game, players, records = results.read(path)
+            runs.append((game, records, sum(r.get("seconds", 0.0) for r in records)))
+    except results.ResultsMissing as e:
+        raise _Usage(f"rulespec: error: {e}") from None
+    players = {results.read(p)[1] for p in (args.file, args.against)}
+    if len(players) != 1:
+        raise _Usage("rulespec: error: the two results files are games of different player counts")
+    result = compare(runs, players.pop())
+    print(json.dumps(result) if args.json else format_comparison(result), file=out)
+    if args.html:
+        from .analysis.report_html import comparison_page
+        with open(args.html, "w", encoding="utf-8") as f:
+            f.write(comparison_page(result, [r for _, r, _ in runs]))
+    return 0
+
+
+def cmd_report(args, out, err, stdin) -> int:
+    """`rulespec report RESULTS.parquet`: the summary simulate printed, from stored rows."""
+    from .analysis import results
+    from .analysis.simulate import format_summary, summarize
+    try:
+        game, players, records = results.read(args.results)
+    except results.ResultsMissing as e:
+        raise _Usage(f"rulespec: error: {e}") from None
+    summary = summarize(game, players, records, sum(r.get("seconds", 0.0) for r in records))
+    print(json.dumps(summary) if args.json else format_summary(summary, game.seat_name), file=out)
+    if args.html:
+        from .analysis.report_html import summary_page
+        with open(args.html, "w", encoding="utf-8") as f:
+            f.write(summary_page(summary, records))
+    return 0
 
 
 def _simulation_setup(args, stdin, out):
@@ -449,7 +513,7 @@ def _render_png(dot: str, path: str):
 
 
 COMMANDS = {"validate": cmd_validate, "play": cmd_play, "simulate": cmd_simulate,
-            "compare": cmd_compare,
+            "compare": cmd_compare, "report": cmd_report,
             "replay": cmd_replay, "scenario": cmd_scenario, "schema": cmd_schema,
             "graph": cmd_graph, "serve": cmd_serve}
 

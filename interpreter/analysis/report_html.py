@@ -125,3 +125,30 @@ def _axes(low, high) -> str:
             f"<line x1='{PAD}' x2='{PAD}' y1='{base:.1f}' y2='{top:.1f}' stroke='#888'/>"
             f"<text x='{PAD - 4}' y='{top + 4:.1f}' text-anchor='end'>{high:.3g}</text>"
             f"<text x='{PAD - 4}' y='{base:.1f}' text-anchor='end'>{low:.3g}</text>")
+
+
+def summary_page(summary, records) -> str:
+    """A page for `rulespec report --html`: one run's wins, scores and lengths.
+
+    summary: simulate.summarize(); records: the run's game records."""
+    ok = [r for r in records if "error" not in r and not r.get("cut_off")]
+    title = f"{summary['game']}{' (' + summary['variant'] + ')' if summary['variant'] else ''}"
+    rows = ["<table><tr><th>seat</th><th>wins</th><th>rate</th><th>95% CI</th>"
+            "<th>mean score</th></tr>"]
+    for seat, (w, sc) in enumerate(zip(summary["wins"], summary["scores"])):
+        rate = "-" if w["rate"] is None else f"{w['rate']:.3f}"
+        rows.append(f"<tr><td>P{seat + 1}</td><td>{w['wins']}</td><td>{rate}</td>"
+                    f"<td>[{w['ci95'][0]:.3f}, {w['ci95'][1]:.3f}]</td><td>{sc['mean']}</td></tr>")
+    rows.append("</table>")
+    parts = [f"<h1>{escape(title)}</h1>",
+             f"<p>{summary['games']} games, {summary['players']} players, "
+             f"{summary['errors']['count']} errors.</p>", "<h2>Wins by seat</h2>", "\n".join(rows)]
+    for seat in range(summary["players"]):
+        parts.append(f"<h2>Score distribution, seat {seat + 1}</h2>")
+        parts.append(_histograms([[r["scores"][seat] for r in ok]]))
+    parts.append("<h2>Game length (decisions per game)</h2>")
+    parts.append(_histograms([[r["decisions"] for r in ok]]))
+    return (f"<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>{escape(title)}: report"
+            "</title><style>body{font-family:sans-serif;max-width:760px;margin:2em auto;color:#222}"
+            "table{border-collapse:collapse}td,th{padding:2px 8px;text-align:right}"
+            "svg text{font-size:11px}</style></head><body>\n" + "\n".join(parts) + "\n</body></html>\n")

@@ -49,6 +49,7 @@ def play_one(job: Job, seed: int) -> dict:
     """One game as a record; a failing game gives its first error, never an exception."""
     from ..agents import make_agents
     from ..tools.play import play
+    started = time.perf_counter()
     try:
         game = _game(job)
         watch = _Invariants(seed, job.check_invariants)
@@ -60,12 +61,14 @@ def play_one(job: Job, seed: int) -> dict:
         return {"seed": seed, "error": str(broken), "invariant": broken.detail}
     except Exception as e:   # one failing game must not hide the others
         return {"seed": seed, "error": e.format() if hasattr(e, "format") else f"{type(e).__name__}: {e}"}
+    seconds = round(time.perf_counter() - started, 6)   # the results file's; never summarised
     if not state.is_terminal():
         return {"seed": seed, "cut_off": True, "rounds": state.round(),
-                "decisions": state.decisions, "fired": dict(state.fired)}
+                "decisions": state.decisions, "fired": dict(state.fired), "seconds": seconds}
     return {"seed": seed, "winner": state.winner(), "scores": state.scores(),
+            "tiebreaks": [[tb(state, {"p": s}) for tb in game.tiebreaks] for s in state.seats],
             "rounds": state.round(), "decisions": state.decisions, "ended_by": state.ended_by,
-            "fired": dict(state.fired)}
+            "fired": dict(state.fired), "seconds": seconds}
 
 
 class _Broken(Exception):
@@ -210,14 +213,21 @@ def _wins(players, ok) -> list:
     return out
 
 
-def rule_coverage(game, records) -> dict:
-    """How often each action, trigger, menu option and end condition fired over all
-    games: {"action:NAME" / "trigger:NAME" / "menu:RULE: LABEL" / "end:NAME": times}."""
-    keys = ([f"action:{a}" for a in game.actions] +
+def coverage_keys(game) -> list[str]:
+    """Every rule coverage counts, in spec order: actions, triggers, menu options,
+    end conditions (a results file's StoredGame carries them ready-made)."""
+    if hasattr(game, "coverage_keys"):
+        return list(game.coverage_keys)
+    return ([f"action:{a}" for a in game.actions] +
             [f"trigger:{t}" for t in (game.data.get("triggers") or {})] +
             list(getattr(game, "menu_keys", ())) +
             [f"end:{e}" for e, _ in game.end_conditions])
-    counts = dict.fromkeys(keys, 0)
+
+
+def rule_coverage(game, records) -> dict:
+    """How often each action, trigger, menu option and end condition fired over all
+    games: {"action:NAME" / "trigger:NAME" / "menu:RULE: LABEL" / "end:NAME": times}."""
+    counts = dict.fromkeys(coverage_keys(game), 0)
     for r in records:
         for key, times in r["fired"].items():
             if key in counts:
@@ -311,8 +321,12 @@ def progress_for(total, stream, quiet) -> Progress | None:
 
 # ------------------------------------------------------------------ commands
 def simulate_command(game, args, names, err) -> dict:
-    """`rulespec simulate`: play the run with a progress line, then summarise it."""
+    """`rulespec simulate`: play the run with a progress line, then summarise it;
+    with `--out PATH`, also write one row per game (analysis/results.py)."""
     records, seconds = run_with_progress(game, args, names, err)
+    if getattr(args, "out", None):
+        from . import results
+        results.write(args.out, game, args.players, names, records)
     return summarize(game, args.players, records, seconds)
 
 
