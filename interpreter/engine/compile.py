@@ -69,8 +69,9 @@ class Compiler:
 
     def emit(self, node, instr, writes=True) -> int:
         # explain.py reads these to say why a decision refused an option; a
-        # decision's `as "..."` prompt is read through instr.node too (prompt()).
-        instr.node, instr.mark = node, self.mark
+        # decision's `as "..."` prompt is read through instr.node too (prompt());
+        # faults.py reads all three to place and explain an error at play.
+        instr.node, instr.mark, instr.scope = node, self.mark, self.scope
         written = effects.writes(node, self.names, self.scope) if writes else frozenset()
         return self.program.emit(instr, self.where(node), written)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from rulespec.errors import RuleError, RulespecError
+from . import faults
 from .changes import Watcher, tell
 from .values import decode, display, encode
 
@@ -195,12 +196,8 @@ def run(st, finish_when_done: bool = True) -> None:
             st.finish("the flow ended")
             if watch is not None:
                 watch.flow_ended()
-    except RulespecError as e:
-        raise _locate(e, program, pc) from None
-    except RecursionError:
-        raise _locate(RuleError("procedures call each other too deeply"), program, pc) from None
-    except (KeyError, TypeError, ValueError, IndexError, ZeroDivisionError, AttributeError) as e:
-        raise _locate(RuleError(_explain(e)), program, pc) from None
+    except Exception as e:   # noqa: BLE001 — any fault of a rule, said in words (faults.py)
+        raise faults.explain(e, st, program, pc, fr.env if fr is not None else None) from None
 
 
 def _budget_message(st, budget) -> str:
@@ -232,24 +229,12 @@ def _at_boundary(programs, stack) -> bool:
 
 def _check_end(st, checks, watch) -> None:
     for name, cond in checks:
-        if cond(st, {}):
+        try:
+            holds = cond(st, {})
+        except Exception as e:   # noqa: BLE001 — said in words, at the condition
+            raise faults.explain_expression(e, st, cond, {}, f"end condition {name}") from None
+        if holds:
             st.finish(name)
             if watch is not None:
                 watch.ended(name)
             return
-
-
-def _locate(error, program, pc):
-    if program is not None and error.line is None:
-        file, line = program.lines[pc] if pc < len(program.lines) else (None, None)
-        error.file, error.line, error.col = file, line, 1
-        error.message = f"{error.message} (in {program.rule})"
-    return error
-
-
-def _explain(e: Exception) -> str:
-    if isinstance(e, KeyError):
-        return f"{e.args[0]!r} is not set here (a local used before it was given a value, or a missing key)"
-    if isinstance(e, ZeroDivisionError):
-        return "division by zero"
-    return f"{type(e).__name__}: {e}"

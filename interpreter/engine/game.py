@@ -8,6 +8,7 @@ from rulespec.identity import spec_id
 from rulespec.scope import assigned_names, for_variable
 
 from rulespec.errors import RuleError, RulespecError
+from . import faults
 from .boards import Board
 from .compile import Compiler
 from .flow import Frame, Option, Program
@@ -53,6 +54,26 @@ class Action:
         if self.var:
             return f"{self.name} {display(value, st.game.player_names)}"
         return self.name
+
+    def fault(self, error, st, player):
+        """`error`, raised while listing this action's options for `player`, as a
+        RuleError at the part of its `for`, `when` or label that fails."""
+        rule = f"action {self.name}"
+        env = {"player": player}
+        parts = [(self.items, env)] if self.items else []
+        try:
+            values = _items(st, self.items(st, env)) if self.items else [None]
+        except Exception:   # noqa: BLE001 — the `for` itself fails
+            values = []
+        for value in values:
+            bound = {**env, self.var: value} if self.var else env
+            parts += [(f, bound) for f in (self.when, self.label) if f is not None]
+        for function, bound in parts:
+            try:
+                function(st, dict(bound))
+            except Exception as e:   # noqa: BLE001
+                return faults.explain_expression(e, st, function, bound, rule)
+        return faults.explain_expression(error, st, self.when or self.items, env, rule)
 
     def frame(self, player, bound, parent: Frame) -> Frame:
         env = {"player": player}
@@ -119,7 +140,11 @@ class Game:
                 return None
             compiler.mark = lambda line, col: self.spec.text_position(rule.path, line, col)
             tree = rule.tree.right if path[-1] == "for" else rule.tree
-            return compiler.expr(tree, set(rule.scope) | assigned_names(rule.tree, self.names))
+            scope = set(rule.scope) | assigned_names(rule.tree, self.names)
+            function = compiler.expr(tree, scope)
+            # where it came from, for errors at play in words (faults.py)
+            function.node, function.mark, function.scope = tree, compiler.mark, scope
+            return function
 
         def candidates(name, var):
             items, when = by_path.get(("actions", name, "for")), by_path.get(("actions", name, "when"))
@@ -213,10 +238,15 @@ class Game:
             return lambda v: v
 
         def check(v):
-            if low is not None and v < low:
-                raise RuleError(f"{name} would become {v}, below its minimum {low}")
-            if high is not None and v > high:
-                raise RuleError(f"{name} would become {v}, above its maximum {high}")
+            try:
+                if low is not None and v < low:
+                    raise RuleError(f"{name} would become {v}, below its minimum {low}")
+                if high is not None and v > high:
+                    raise RuleError(f"{name} would become {v}, above its maximum {high}")
+            except TypeError:   # not a number: say so in words
+                bound = f"minimum {low}" if low is not None else f"maximum {high}"
+                raise RuleError(f"{name} would become {faults.show(v)}, but it holds numbers "
+                                f"(its {bound})") from None
             if one_of is not None and v not in one_of:
                 raise RuleError(f"{name} would become {display(v)}, not one of {display(one_of)}")
             return v
@@ -261,6 +291,11 @@ class Game:
         self.programs[key] = compiler.program
         return key
 
+    def compile_expression(self, node, scope):
+        """An AST expression as f(state, env), compiled now (faults.py evaluates the
+        parts of a failing rule one by one)."""
+        return Compiler(self, self.names).expr(node, set(scope))
+
     def state_from_json(self, text: str):
         from .state import State
         return State.from_json(self, text)
@@ -269,7 +304,10 @@ class Game:
         """A turn's legal choices: (action, bound value) each, and their labels."""
         values, labels = [], []
         for name in action_names:
-            self.actions[name].options(st, player, values, labels)
+            try:
+                self.actions[name].options(st, player, values, labels)
+            except Exception as e:   # noqa: BLE001 — said in words, at the failing part
+                raise self.actions[name].fault(e, st, player) from None
         return values, labels
 
     def seat_name(self, seat: int) -> str:
@@ -290,6 +328,8 @@ def _fires(when, key):
             st.stack.pop()
         else:
             st.fired[key] = st.fired.get(key, 0) + 1
+    if when is not None:   # an error in `when` is reported at it (faults.py)
+        fires.node, fires.mark, fires.scope = when.node, when.mark, when.scope
     return fires
 
 
