@@ -123,6 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("files", nargs="+", metavar="FILE", help="scenario files (YAML)")
     sch = sub.add_parser("schema", help="print the spec format's JSON Schema")
     sch.add_argument("--scenario", action="store_true", help="the scenario file format's schema instead")
+    sch.add_argument("--path", action="store_true", help="print the installed schema file's location")
+    sub.add_parser("lsp", help="run the language server on stdin/stdout (needs the [lsp] extra)")
     g = sub.add_parser("graph", help="print a board as Graphviz DOT",
                        description="Print a spec's boards as Graphviz DOT; exit 1 when there is "
                                    "no board to draw.")
@@ -461,8 +463,21 @@ def cmd_scenario(args, out, err, stdin) -> int:
 
 def cmd_schema(args, out, err, stdin) -> int:
     from rulespec.schema import schema_text
+    if args.path:   # for editors' settings outside this repository (yaml.schemas)
+        from rulespec import schema
+        out.write(f"{schema.SCENARIO_SCHEMA_PATH if args.scenario else schema.SCHEMA_PATH}\n")
+        return 0
     out.write(schema_text(scenario=args.scenario))
     return 0
+
+
+def cmd_lsp(args, out, err, stdin) -> int:
+    try:
+        from rulespec.lsp.server import main as serve
+    except ImportError as e:
+        print(f"rulespec lsp needs pygls: pip install 'rulespec[lsp]' ({e})", file=err)
+        return 1
+    return serve()
 
 
 def cmd_graph(args, out, err, stdin) -> int:
@@ -515,7 +530,7 @@ def _render_png(dot: str, path: str):
 COMMANDS = {"validate": cmd_validate, "play": cmd_play, "simulate": cmd_simulate,
             "compare": cmd_compare, "report": cmd_report,
             "replay": cmd_replay, "scenario": cmd_scenario, "schema": cmd_schema,
-            "graph": cmd_graph, "serve": cmd_serve}
+            "graph": cmd_graph, "serve": cmd_serve, "lsp": cmd_lsp}
 
 
 if __name__ == "__main__":

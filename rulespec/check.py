@@ -174,15 +174,25 @@ def get_path(data, path):
     return data
 
 
-def parse_rules(spec, names: Names) -> tuple[list[Rule], list[RulespecError]]:
+def parse_text(kind: str, text):
+    """A rule's text -> its tree; kind is "statements" or "expression". Raises RulespecError."""
+    return parse_statements(str(text)) if kind == "statements" else parse_expression(text)
+
+
+def parse_rules(spec, names: Names, rules: list[Rule] | None = None,
+                parse=parse_text) -> tuple[list[Rule], list[RulespecError]]:
+    """Parse `rules` (default: every DSL string of the spec, by dsl_fields).
+
+    Returns (the rules that parsed, each with its tree; the errors, in file
+    positions). `parse(kind, text)` may be swapped for a caching one (the
+    language server re-parses only the strings an edit changed).
+    """
+    todo = dsl_fields(spec.data, names) if rules is None else rules
     rules, errors = [], []
-    for rule in dsl_fields(spec.data, names):
+    for rule in todo:
         text = get_path(spec.data, rule.path)
         try:
-            if rule.kind == "statements":
-                rule.tree = parse_statements(str(text))
-            else:
-                rule.tree = parse_expression(text)
+            rule.tree = parse(rule.kind, text)
         except RulespecError as e:
             error = _at(spec, rule, e.message, e.line or 1, e.col or 1)
             error.broken_rule = (rule.path, str(text))   # check() reads its words

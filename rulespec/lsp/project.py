@@ -1,0 +1,662 @@
+"""What the language server knows about a spec or scenario file: its problems
+and where every named thing is declared and used.
+
+`analyze(file, text)` runs the same pipeline as `rulespec.validate` (load,
+schema, names, parse, check, and each variant) but keeps what it learned when
+there are errors, so completion and navigation work in a spec that does not
+validate yet. Parsing is cached by text: after an edit only the changed rule
+strings are parsed again. Positions here are 0-based (line, character), as
+in the Language Server Protocol; rulespec's errors are 1-based.
+
+No editor protocol here: rulespec.lsp.features answers the questions and
+rulespec.lsp.server speaks LSP.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+
+from .. import ast, check, loader, schema
+from ..errors import RulespecError, SpecErrors
+from ..scope import assigned_names, for_variable
+
+# Sections of a spec whose keys name things: section -> the category of the names.
+SECTIONS = {"phases": "phase", "actions": "action", "triggers": "trigger",
+            "procedures": "procedure", "functions": "function", "signals": "signal",
+            "zones": "zone", "player_zones": "player_zone", "globals": "global",
+            "per_player": "per_player", "per_card": "per_card", "constants": "constant",
+            "boards": "board", "cards": "card_kind", "end": "end", "invariants": "invariant"}
+# Categories whose first mention declares them (they have no key of their own).
+FIRST_MENTION = {"node", "symbol", "card_attr"}
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    """One mention of a named thing: `symbol` at file:line:start..end (0-based)."""
+    symbol: tuple        # (category, name) or (category, owner, name) for locals and parameters
+    file: str
+    line: int
+    start: int
+    end: int
+    is_def: bool = False
+
+
+@dataclass
+class Diagnostic:
+    line: int            # 0-based, like every position of this package
+    start: int
+    end_line: int
+    end: int
+    message: str
+
+
+@dataclass
+class Region:
+    """Where a rule string sits in the file, so a cursor can be placed in it."""
+    rule: object         # rulespec.check.Rule (tree None when it did not parse)
+    first: int           # 0-based line of the text's first character
+    col: int             # ... and its column on that line
+    last: int            # 0-based last line
+    text: str = ""       # the rule's text (its YAML value)
+
+    def holds(self, line: int, char: int) -> bool:
+        return self.first <= line <= self.last and (line > self.first or char >= self.col)
+
+
+@dataclass
+class Analysis:
+    """Everything the features need about one file, from one version of its text."""
+    file: str
+    text: str
+    kind: str = "spec"                    # "spec" or "scenario"
+    spec: object = None                   # rulespec.loader.Spec of this file (None: YAML broken)
+    names: object = None                  # check.Names of the spec (of the scenario's spec)
+    diagnostics: list = field(default_factory=list)
+    occurrences: list = field(default_factory=list)
+    regions: list = field(default_factory=list)
+    spec_file: str | None = None          # a scenario's spec
+    spec_analysis: "Analysis | None" = None
+
+    def definition(self, symbol) -> Occurrence | None:
+        """The declaring occurrence of `symbol` (in this file or, for a scenario, its spec)."""
+        for source in (self, self.spec_analysis):
+            if source is not None:
+                found = source.defs().get(symbol)
+                if found:
+                    return found
+        return None
+
+    def defs(self) -> dict:
+        if not hasattr(self, "_defs"):
+            self._defs = {}
+            for occ in self.occurrences:
+                if occ.is_def:
+                    self._defs.setdefault(occ.symbol, occ)
+        return self._defs
+
+    def at(self, line: int, char: int) -> Occurrence | None:
+        """The occurrence under the cursor (its end counts, where a word was just typed)."""
+        for occ in self.occurrences:
+            if occ.line == line and occ.start <= char <= occ.end:
+                return occ
+        return None
+
+    def region_at(self, line: int, char: int) -> Region | None:
+        return next((r for r in self.regions if r.holds(line, char)), None)
+
+
+# ------------------------------------------------------------------- parsing
+_PARSED: dict = {}
+
+
+def cached_parse(kind: str, text):
+    """check.parse_text, remembered by (kind, text): an edit re-parses one string."""
+    key = (kind, text if isinstance(text, str) else repr(text))
+    hit = _PARSED.get(key)
+    if hit is None:
+        if len(_PARSED) > 50_000:   # an editing session's worth; then start afresh
+            _PARSED.clear()
+        try:
+            hit = (check.parse_text(kind, text), None)
+        except RulespecError as e:
+            hit = (None, e)
+        _PARSED[key] = hit
+    if hit[1] is not None:
+        raise hit[1]
+    return hit[0]
+
+
+# ------------------------------------------------------------------ analysis
+def analyze(file: str, text: str, read=None) -> Analysis:
+    """Check one file (a spec, or a scenario file: one with `spec:` and `scenarios:`).
+
+    read(path) -> text gives the text of another file (a scenario's spec); by
+    default the file on disk. Never raises for a bad file: problems become
+    diagnostics.
+    """
+    file = os.path.abspath(file)
+    result = Analysis(file, text)
+    try:
+        spec = loader.load_spec(file, text=text)
+    except SpecErrors as e:
+        result.diagnostics = [_diagnostic(text, err) for err in e.errors]
+        return result
+    result.spec = spec
+    if "scenarios" in spec.data and "spec" in spec.data:
+        _analyze_scenario(result, read or _read)
+    else:
+        _analyze_spec(result)
+    return result
+
+
+def _read(path: str) -> str:
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def _analyze_spec(result: Analysis) -> None:
+    spec, errors = result.spec, []
+    names, rules, found = _pipeline(spec)
+    errors += found
+    result.names = names
+    index = _Indexer(result, spec, names)
+    if names is not None:
+        index.yaml(spec.data, ())
+        index.rules(rules)
+    for variant in _variants(spec):
+        errors += _check_variant(result, index, variant, errors)
+    index.finish()
+    result.diagnostics = _diagnostics(result.text, errors)
+
+
+def _pipeline(spec):
+    """(names, rules, errors) as validate finds them; names None when the shape is too broken.
+
+    Like validate, rule errors are reported only when the shape is right; the
+    names and rules are still gathered (for completion) when they can be.
+    """
+    errors = schema.validate(spec)
+    try:
+        names = check.Names.of(spec.data)
+        rules = check.dsl_fields(spec.data, names)
+    except Exception:   # a shape the schema refused: no symbol table to offer
+        return None, [], errors
+    _, parse_errors = check.parse_rules(spec, names, rules, parse=cached_parse)   # sets trees
+    if errors:
+        return names, rules, errors
+    parsed = [r for r in rules if r.tree is not None]
+    return names, rules, parse_errors + check.check(spec, parsed, names)
+
+
+def _variants(spec) -> list[str]:
+    variants = spec.data.get("variants")
+    return [v for v in variants if isinstance(v, str)] if isinstance(variants, dict) else []
+
+
+def _check_variant(result, index, variant, known) -> list[RulespecError]:
+    """The variant's own problems: those validate --variant finds and the base does not."""
+    try:
+        spec = loader.load_spec(result.file, variant=variant, text=result.text)
+    except SpecErrors as e:
+        found, names, rules = e.errors, None, []
+    else:
+        names, rules, found = _pipeline(spec)
+    if names is not None:   # index the rule strings the variant brings
+        index.rules([r for r in rules if spec.scalars.get(r.path) != result.spec.scalars.get(r.path)
+                     and r.path in spec.scalars], spec=spec, names=names)
+    seen = {(e.line, e.col, e.message) for e in known}
+    new = []
+    for err in found:
+        if (err.line, err.col, err.message) not in seen:
+            err.message = f"in variant '{variant}': {err.message}"
+            new.append(err)
+    return new
+
+
+def _analyze_scenario(result: Analysis, read) -> None:
+    """A scenario file: its rules are checked against the names of the spec it names."""
+    spec, errors = result.spec, []
+    result.kind = "scenario"
+    target = spec.data.get("spec")
+    shape = _scenario_shape(spec)
+    errors += shape
+    if not isinstance(target, str):
+        result.diagnostics = _diagnostics(result.text, errors)
+        return
+    path = os.path.normpath(os.path.join(os.path.dirname(result.file), target))
+    result.spec_file = path
+    try:
+        spec_text = read(path)
+    except OSError as e:
+        errors.append(spec.error(f"cannot read the spec {target}: {e.strerror or e}", ("spec",)))
+        result.diagnostics = _diagnostics(result.text, errors)
+        return
+    base = analyze(path, spec_text)
+    result.spec_analysis, result.names = base, base.names
+    if base.diagnostics:
+        first = base.diagnostics[0]
+        errors.append(spec.error(f"the spec has {len(base.diagnostics)} error(s); first, at "
+                                 f"line {first.line + 1}: {first.message}", ("spec",)))
+    if base.names is not None:
+        rules = _scenario_rules(spec.data)
+        index = _Indexer(result, spec, base.names)
+        _, parse_errors = check.parse_rules(spec, base.names, rules, parse=cached_parse)
+        parsed = [r for r in rules if r.tree is not None]
+        if not shape:
+            errors += parse_errors + check.check(spec, parsed, base.names)
+        index.rules(rules)
+        index.finish()
+    result.diagnostics = _diagnostics(result.text, errors)
+
+
+def _scenario_shape(spec) -> list[RulespecError]:
+    """Scenario-file schema errors, once the scenario schema ships (issue 15's)."""
+    path = getattr(schema, "SCENARIO_SCHEMA_PATH", None)
+    if path is None or not os.path.exists(path):
+        return []
+    try:
+        return schema.validate(spec, scenario=True)
+    except TypeError:   # a schema module without the scenario form
+        return []
+
+
+def _scenario_rules(data) -> list:
+    """The rules-language strings of a scenario file: each step's `do:` and `expect:`."""
+    rules = []
+    for i, scenario in enumerate(data.get("scenarios") or []):
+        if not isinstance(scenario, dict):
+            continue
+        for k, step in enumerate(scenario.get("steps") or []):
+            if not isinstance(step, dict):
+                continue
+            path = ("scenarios", i, "steps", k)
+            if isinstance(step.get("do"), str):
+                rules.append(check.Rule(path + ("do",), "statements"))
+            expect = step.get("expect")
+            if isinstance(expect, list):
+                rules += [check.Rule(path + ("expect", j), "expression")
+                          for j, e in enumerate(expect) if isinstance(e, str)]
+            elif isinstance(expect, str):
+                rules.append(check.Rule(path + ("expect",), "expression"))
+    return rules
+
+
+# --------------------------------------------------------------- diagnostics
+def _diagnostics(text: str, errors: list[RulespecError]) -> list[Diagnostic]:
+    errors = sorted(errors, key=lambda e: (e.line or 0, e.col or 0))
+    return [_diagnostic(text, e) for e in errors]
+
+
+def _diagnostic(text: str, err: RulespecError) -> Diagnostic:
+    """An error at (line, col) -> a range over the word, string or character there."""
+    lines = text.split("\n")
+    line = max(0, min((err.line or 1) - 1, len(lines) - 1))
+    source = lines[line] if lines else ""
+    start = max(0, min((err.col or 1) - 1, len(source)))
+    return Diagnostic(line, start, line, _token_end(source, start), err.message)
+
+
+def _token_end(source: str, start: int) -> int:
+    if start >= len(source):
+        return start
+    word = _WORD.match(source, start)
+    if word:
+        return word.end()
+    if source[start] in "\"'":
+        close = source.find(source[start], start + 1)
+        return close + 1 if close > 0 else len(source)
+    return start + 1
+
+
+# ------------------------------------------------------------------- indexing
+class _Indexer:
+    """Fills result.occurrences and result.regions from a spec's YAML and rules."""
+
+    def __init__(self, result: Analysis, spec, names):
+        self.result, self.spec, self.names = result, spec, names
+        self.lines = result.text.split("\n")
+        self.seen: set = set()
+
+    def add(self, symbol, line, start, length, is_def=False):
+        key = (line, start)
+        if key in self.seen or line < 0:
+            return
+        self.seen.add(key)
+        self.result.occurrences.append(
+            Occurrence(symbol, self.result.file, line, start, start + length, is_def))
+
+    def finish(self):
+        """Things declared by their first mention get that mention as their declaration."""
+        occs = sorted(self.result.occurrences, key=lambda o: (o.line, o.start))
+        declared = {o.symbol for o in occs if o.is_def}
+        out = []
+        for o in occs:
+            if o.symbol not in declared and (o.symbol[0] in FIRST_MENTION or o.symbol[0] == "local"):
+                declared.add(o.symbol)
+                o = Occurrence(o.symbol, o.file, o.line, o.start, o.end, True)
+            out.append(o)
+        self.result.occurrences = out
+
+    # --- the YAML side: keys that declare, values that refer
+    def key(self, symbol, path, is_def):
+        if path not in self.spec.marks:
+            return
+        line, col = self.spec.marks[path]
+        start = col - 1
+        text = self.lines[line - 1] if line <= len(self.lines) else ""
+        if text[start:start + 1] in ("'", '"'):
+            start += 1
+        self.add(symbol, line - 1, start, len(str(symbol[-1])), is_def)
+
+    def value(self, symbol, path, is_def=False):
+        info = self.spec.scalars.get(path)
+        if info is None or info.style not in ("", '"', "'"):
+            return
+        self.add(symbol, info.line - 1, info.col - 1 + (1 if info.style else 0),
+                 len(str(symbol[-1])), is_def)
+
+    def classify(self, word: str) -> str:
+        n = self.names
+        if word in n.card_names:
+            return "card"
+        if word in _board_nodes(n):
+            return "node"
+        if word in n.card_kinds:
+            return "card_kind"
+        return "symbol"
+
+    def yaml(self, data: dict, base: tuple, is_def: bool = True):
+        """Declarations in `data` (the spec, or a variant's changes at `base`)."""
+        for section, category in SECTIONS.items():
+            entries = data.get(section)
+            if not isinstance(entries, dict):
+                continue
+            for name, decl in entries.items():
+                path = base + (section, name)
+                self.key((category, name), path, is_def)
+                self.declaration(section, name, decl, path, is_def)
+        for i, word in enumerate(data.get("symbols") or []):
+            if isinstance(word, str):
+                self.value(("symbol", word), base + ("symbols", i), is_def)
+        variants = data.get("variants") if not base else None
+        for vname, entry in (variants or {}).items():
+            if isinstance(entry, dict) and isinstance(entry.get("changes"), dict):
+                self.yaml(entry["changes"], ("variants", vname, "changes"), is_def=False)
+
+    def declaration(self, section, name, decl, path, is_def):
+        if section in ("procedures", "functions") and isinstance(decl, dict):
+            for i, param in enumerate(decl.get("params") or []):
+                self.value(("param", (section, name), param), path + ("params", i), is_def)
+        elif section == "signals" and isinstance(decl, list):
+            for i, param in enumerate(decl):
+                self.value(("sigparam", name, param), path + (i,), is_def)
+        elif section == "triggers" and isinstance(decl, dict) and isinstance(decl.get("on"), str):
+            self.value(("signal", decl["on"]), path + ("on",))
+        elif section == "zones" and isinstance(decl, dict) and decl.get("reshuffle_from"):
+            self.value(("zone", decl["reshuffle_from"]), path + ("reshuffle_from",))
+        elif section == "cards" and isinstance(decl, dict):
+            self.cards(decl, path, is_def)
+        elif section == "boards" and isinstance(decl, dict):
+            for key in ("ring", "path", "nodes"):
+                if isinstance(decl.get(key), dict):   # nodes with attributes: {temple: {holy: true}}
+                    for node in decl[key]:
+                        self.key(("node", str(node)), path + (key, node), False)
+                    continue
+                for i, node in enumerate(decl.get(key) or []):
+                    self.value(("node", str(node)), path + (key, i))
+            for i, edge in enumerate(decl.get("edges") or []):
+                for j, node in enumerate(edge if isinstance(edge, list) else []):
+                    self.value(("node", str(node)), path + ("edges", i, j))
+        elif section in ("globals", "per_player", "per_card") and isinstance(decl, dict):
+            for i, word in enumerate(decl.get("one_of") or []):
+                if isinstance(word, str):
+                    self.value((self.classify(word), word), path + ("one_of", i))
+            if isinstance(decl.get("start"), str):
+                self.value((self.classify(decl["start"]), decl["start"]), path + ("start",))
+
+    def cards(self, decl, path, is_def):
+        if isinstance(decl.get("in"), str):
+            self.value(("zone", decl["in"]), path + ("in",))
+        for attr in decl.get("attrs") or {}:
+            self.key(("card_attr", attr), path + ("attrs", attr), is_def)
+        for i, entry in enumerate(decl.get("list") or []):
+            if not isinstance(entry, dict):
+                continue
+            if isinstance(entry.get("name"), str):
+                self.value(("card", entry["name"]), path + ("list", i, "name"), is_def)
+            for key in entry:
+                if key not in ("name", "count"):
+                    self.key(("card_attr", key), path + ("list", i, key), False)
+
+    # --- the rules side
+    def rules(self, rules, spec=None, names=None):
+        spec, names = spec or self.spec, names or self.names
+        for rule in rules:
+            text = check.get_path(spec.data, rule.path)
+            region = _region(spec, rule)
+            if region is not None:
+                region.text = str(text)
+                self.result.regions.append(region)
+            if rule.tree is not None and isinstance(text, str):
+                _RuleIndex(self, spec, names, rule, text).run()
+
+
+def _region(spec, rule) -> Region | None:
+    info = spec.scalars.get(rule.path)
+    if info is None:
+        return None
+    if info.style in ("|", ">"):
+        return Region(rule, info.line, info.indent, max(info.end_line, info.line + 1) - 1)
+    return Region(rule, info.line - 1, info.col - 1 + (1 if info.style else 0),
+                  max(info.end_line, info.line) - 1)
+
+
+def _board_nodes(names) -> set:
+    cached = getattr(names, "_lsp_nodes", None)
+    if cached is None:
+        cached = check._board_nodes(names.boards)
+        names._lsp_nodes = cached
+    return cached
+
+
+class _RuleIndex:
+    """The names one rule string mentions, each resolved the way the checker resolves it."""
+
+    def __init__(self, indexer, spec, names, rule, text):
+        self.ix, self.spec, self.names, self.rule, self.text = indexer, spec, names, rule, text
+        self.starts = [0]
+        for line in text.split("\n"):
+            self.starts.append(self.starts[-1] + len(line) + 1)
+        path = rule.path
+        self.owner = (indexer.result.file,) + (path[:2] if path[0] in SECTIONS else path)
+        self.scope = set(rule.scope) | assigned_names(rule.tree, names)
+        self.for_var = None
+        if path[0] == "actions" and path[-1] != "for":
+            action = spec.data["actions"][path[1]]
+            self.for_var = for_variable(action.get("for", "")) if isinstance(action, dict) else None
+        if path[-1] == "for" and isinstance(rule.tree, ast.Compare):
+            self.for_var = rule.tree.left.id
+            self.scope.add(self.for_var)
+
+    def run(self):
+        tree = self.rule.tree
+        binders = {id(getattr(n, "target", None)) for n in ast.walk(tree)
+                   if isinstance(getattr(n, "target", None), ast.Name)
+                   and not isinstance(n, ast.AugAssign)}
+        if self.rule.path[-1] == "for" and isinstance(tree, ast.Compare):
+            binders.add(id(tree.left))
+        for node in ast.walk(tree):
+            self.node(node, id(node) in binders)
+
+    def node(self, node, binds):
+        rule = node.rule
+        if rule == "name":
+            symbol = self.name_symbol(node.id)
+            if symbol:
+                self.emit(symbol, node.line, node.col, node.id, binds and symbol[0] == "local")
+        elif rule == "attr":
+            symbol = self.attr_symbol(node.name)
+            if symbol:
+                self.emit(symbol, node.line, node.col, node.name)
+        elif rule == "call":
+            self.emit(self.call_symbol(node.func), node.line, node.col, node.func)
+        elif rule == "run_phase":
+            self.find(("phase", node.name), node, r"phase\s+")
+        elif rule == "signal":
+            self.find(("signal", node.name), node, r"signal\s+")
+        elif rule == "turn":
+            for action, (line, col) in zip(node.actions, node.action_at):
+                self.emit(("action", action), line, col, action)
+        elif rule in ("for_stmt", "secretly", "comprehension"):
+            self.find(("local", self.owner, node.var), node, r"\bfor\s+", binds=True)
+
+    def name_symbol(self, word):
+        n, path = self.names, self.rule.path
+        if word in self.scope:
+            if word in self.rule.scope and path[0] in ("procedures", "functions"):
+                return ("param", path[:2], word)
+            if word in self.rule.scope and path[0] == "triggers":
+                return ("sigparam", self.spec.data["triggers"][path[1]].get("on"), word)
+            if word in self.rule.scope and word != self.for_var:
+                return ("implicit", word)
+            return ("local", self.owner, word)
+        category, _ = n.resolve(word, set())
+        if category == "symbol":
+            return (self.ix.classify(word), word)
+        if category in ("global", "constant", "zone", "board"):
+            return (category, word)
+        if category in check.IMPLICIT or word in ("it", "bidder"):
+            return ("implicit", word)
+        return None
+
+    def attr_symbol(self, word):
+        n = self.names
+        for category, table in (("per_player", n.per_player), ("player_zone", n.player_zones),
+                                ("per_card", n.per_card)):
+            if word in table:
+                return (category, word)
+        if word in n.card_attrs:
+            return ("card_attr", word)
+        return None
+
+    def call_symbol(self, func):
+        if func in self.names.procedures:
+            return ("procedure", func)
+        if func in self.names.functions:
+            return ("function", func)
+        return ("builtin", func)
+
+    def offset(self, line, col) -> int:
+        if self.rule.kind == "expression" and line == 1:
+            return col - 1   # parse_expression joined the lines with spaces: same offsets
+        return self.starts[min(line - 1, len(self.starts) - 1)] + col - 1
+
+    def emit(self, symbol, line, col, word, is_def=False):
+        self.emit_at(symbol, self.offset(line, col), word, is_def)
+
+    def emit_at(self, symbol, offset, word, is_def=False):
+        if self.text[offset:offset + len(word)] != word:
+            return   # a position we cannot trust is better left out than shown wrong
+        line = next(i for i in range(len(self.starts) - 1, -1, -1) if self.starts[i] <= offset)
+        fline, fcol = self.spec.text_position(self.rule.path, line + 1, offset - self.starts[line] + 1)
+        self.ix.add(symbol, fline - 1, fcol - 1, len(word), is_def)
+
+    def find(self, symbol, node, before, binds=False):
+        """A name that follows a keyword (`phase NAME`): search for it from the node."""
+        word = symbol[-1]
+        match = re.compile(before + re.escape(word) + r"\b").search(
+            self.text, self.offset(node.line, node.col))
+        if match:
+            self.emit_at(symbol, match.end() - len(word), word, binds)
+
+
+# ------------------------------------------------------------------ projects
+class Project:
+    """The files an editor works on: open texts over the disk, analyses cached by text.
+
+    roots: folders searched for the scenario files of a spec (their `spec:`
+    names it), for references and renames across files.
+    """
+
+    def __init__(self, roots=()):
+        self.roots = [os.path.abspath(r) for r in roots]
+        self.open: dict[str, str] = {}
+        self._analyses: dict[str, Analysis] = {}
+        self._good: dict[str, Analysis] = {}
+
+    def set_text(self, file: str, text: str | None) -> None:
+        """The editor's text of `file` (None: closed, the disk's text counts again)."""
+        file = os.path.abspath(file)
+        if text is None:
+            self.open.pop(file, None)
+        else:
+            self.open[file] = text
+
+    def text(self, file: str) -> str:
+        file = os.path.abspath(file)
+        return self.open[file] if file in self.open else _read(file)
+
+    def analysis(self, file: str) -> Analysis:
+        """The analysis of the file's current text (diagnostics are always its own)."""
+        file = os.path.abspath(file)
+        text = self.text(file)
+        cached = self._analyses.get(file)
+        if cached is None or cached.text != text or self._stale(cached):
+            cached = analyze(file, text, read=self.text)
+            self._analyses[file] = cached
+            if cached.names is not None:
+                self._good[file] = cached
+        return cached
+
+    def _stale(self, a: Analysis) -> bool:
+        """A scenario's analysis is stale when its spec's text has changed."""
+        if a.spec_analysis is None:
+            return False
+        try:
+            return self.text(a.spec_analysis.file) != a.spec_analysis.text
+        except OSError:
+            return True
+
+    def usable(self, file: str) -> Analysis:
+        """The latest analysis with a symbol table: while a text is broken mid-edit,
+        completion and navigation use the last one that loaded."""
+        now = self.analysis(file)
+        return now if now.names is not None else self._good.get(os.path.abspath(file), now)
+
+    def scenario_files(self, spec_file: str) -> list[str]:
+        """Files under the roots whose `spec:` names `spec_file`."""
+        spec_file, found = os.path.abspath(spec_file), []
+        for root in self.roots:
+            for folder, dirs, files in os.walk(root):
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "node_modules")
+                for name in sorted(files):
+                    if name.endswith((".yaml", ".yml")):
+                        path = os.path.join(folder, name)
+                        if _names_spec(self, path, spec_file):
+                            found.append(path)
+        return found
+
+    def family(self, file: str) -> list[Analysis]:
+        """The analyses a rename or a reference search spans: a spec and its scenario files."""
+        a = self.usable(file)
+        spec_file = a.spec_file or a.file
+        members = [spec_file] + [f for f in self.scenario_files(spec_file) if f != spec_file]
+        if a.file not in members:
+            members.append(a.file)
+        return [self.usable(f) for f in members]
+
+
+_SPEC_KEY = re.compile(r"^spec:\s*[\"']?([^\"'#\n]+?)[\"']?\s*(#.*)?$", re.M)
+
+
+def _names_spec(project: Project, path: str, spec_file: str) -> bool:
+    try:
+        text = project.text(path)
+    except (OSError, UnicodeDecodeError):
+        return False
+    match = _SPEC_KEY.search(text)
+    if not match or "scenarios:" not in text:
+        return False
+    return os.path.normpath(os.path.join(os.path.dirname(path), match.group(1))) == spec_file
