@@ -344,7 +344,8 @@ class _ToAst(Transformer):
         return stmt
 
     def run_phase(self, meta, name):
-        return ast.RunPhase(*_pos(meta), str(name))
+        # positioned at the phase's name: that is the word an error is about
+        return ast.RunPhase(*_pos(name), str(name))
 
     def signal(self, meta, name, args):
         args = args or ([], {})

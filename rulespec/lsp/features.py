@@ -136,7 +136,8 @@ def _decl_doc(decl) -> str:
 
 def _names_in_scope(a: Analysis, region) -> list[Item]:
     n, rule = a.names, region.rule
-    items = [Item(x, "Variable", "parameter" if x in rule.scope else "local variable")
+    params = rule.scope if rule.path[0] in ("procedures", "functions", "triggers") else ()
+    items = [Item(x, "Variable", "parameter" if x in params else "local variable")
              for x in sorted(_locals(rule, region.text))]
     items += [Item(x, "Variable", "global variable", _decl_doc(n.globals[x])) for x in sorted(n.globals)]
     items += [Item(x, "Constant", "constant = " + _short(n.constants[x])) for x in sorted(n.constants)]
@@ -381,10 +382,14 @@ def references(analyses: list[Analysis], symbol, include_declaration: bool = Tru
     return found
 
 
-def rename_check(a: Analysis, symbol, new: str) -> str | None:
-    """Why `symbol` cannot be renamed to `new`, or None when it can."""
+def rename_check(a: Analysis, symbol, new: str, family=()) -> str | None:
+    """Why `symbol` cannot be renamed to `new` in `a` and the analyses of `family`
+    (a spec and its scenario files), or None when it can."""
     if symbol[0] not in RENAMABLE:
         return f"a {LABELS.get(symbol[0], symbol[0])} cannot be renamed"
+    if any(symbol in member.unplaced for member in (a, *family)):
+        return (f"cannot rename '{symbol[-1]}': a use of it sits where its position in the "
+                f"file is not known exactly")
     if not _IDENT.match(new) or new in RESERVED:
         return f"'{new}' is not a name (letters, digits and _, not a keyword)"
     n = a.names

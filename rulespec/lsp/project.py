@@ -78,6 +78,7 @@ class Analysis:
     regions: list = field(default_factory=list)
     spec_file: str | None = None          # a scenario's spec
     spec_analysis: "Analysis | None" = None
+    unplaced: set = field(default_factory=set)   # symbols with a use the index could not place
 
     def definition(self, symbol) -> Occurrence | None:
         """The declaring occurrence of `symbol` (in this file or, for a scenario, its spec)."""
@@ -561,12 +562,16 @@ class _RuleIndex:
             return   # a position we cannot trust is better left out than shown wrong
         line = next(i for i in range(len(self.starts) - 1, -1, -1) if self.starts[i] <= offset)
         fline, fcol = self.spec.text_position(self.rule.path, line + 1, offset - self.starts[line] + 1)
-        self.ix.add(symbol, fline - 1, fcol - 1, len(word), is_def)
+        source = self.ix.lines[fline - 1] if 0 < fline <= len(self.ix.lines) else ""
+        if source[fcol - 1:fcol - 1 + len(word)] == word:
+            self.ix.add(symbol, fline - 1, fcol - 1, len(word), is_def)
+        else:   # the position mapping missed: leave it out, and refuse to rename the name
+            self.ix.result.unplaced.add(symbol)
 
     def find(self, symbol, node, before, binds=False):
         """A name that follows a keyword (`phase NAME`): search for it from the node."""
         word = symbol[-1]
-        match = re.compile(before + re.escape(word) + r"\b").search(
+        match = re.compile(f"(?:{before})?\\b{re.escape(word)}\\b").search(
             self.text, self.offset(node.line, node.col))
         if match:
             self.emit_at(symbol, match.end() - len(word), word, binds)

@@ -198,11 +198,12 @@ def rename(ls: RulespecServer, params: lsp.RenameParams):
     occ = a.at(params.position.line, params.position.character)
     if occ is None:
         return None
-    problem = features.rename_check(a, occ.symbol, params.new_name)
+    family = ls.project.family(a.file)
+    problem = features.rename_check(a, occ.symbol, params.new_name, family)
     if problem:
         raise ValueError(problem)   # pygls answers it as an error response
     edits: dict[str, list] = {}
-    for o in features.references(ls.project.family(a.file), occ.symbol):
+    for o in features.references(family, occ.symbol):
         edits.setdefault(from_fs_path(o.file), []).append(
             lsp.TextEdit(_range(o.line, o.start, o.line, o.end), params.new_name))
     return lsp.WorkspaceEdit(changes=edits)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import re
 import shutil
 
@@ -52,7 +53,7 @@ def test_validate_invalid_prints_file_line_col():
 def test_validate_mixed_files_reports_only_the_bad_one():
     bad = INVALID / "unknown_phase.yaml"
     code, out, err = run("validate", MARKET, bad)
-    assert code == 1 and out.startswith(f"{bad}:8:3: error:") and str(MARKET) not in out
+    assert code == 1 and out.startswith(f"{bad}:8:9: error:") and str(MARKET) not in out
 
 
 def test_validate_missing_file():
@@ -398,3 +399,12 @@ def test_scenario_command_fails():
     assert code == 1
     assert "FAIL" in out and f"{path}:10:" in out and "0 failed" not in out
     assert "PASS" in out
+
+
+def test_schema_path_names_the_installed_schema_file():
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["schema", "--path"], stdout=out, stderr=err) == 0
+    path = out.getvalue().strip()
+    assert os.path.isabs(path) and path.endswith("spec.schema.json")
+    with open(path, encoding="utf-8") as f:
+        assert json.load(f)["title"]
