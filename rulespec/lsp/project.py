@@ -248,7 +248,11 @@ def _analyze_scenario(result: Analysis, read) -> None:
         if not shape:
             errors += parse_errors + check.check(spec, parsed, base.names)
         index.rules(rules)
-        index.finish()
+        for rule in rules:
+            if rule.path[-2] == "let":
+                index.key(("local", (result.file,) + rule.path[:2], rule.path[-1]),
+                          rule.path, True)
+        index.finish(elsewhere=base.defs())
     result.diagnostics = _diagnostics(result.text, errors)
 
 
@@ -264,23 +268,30 @@ def _scenario_shape(spec) -> list[RulespecError]:
 
 
 def _scenario_rules(data) -> list:
-    """The rules-language strings of a scenario file: each step's `do:` and `expect:`."""
+    """The rules-language strings of a scenario file: each step's `do:`, `stage:`,
+    `expect:` and `let:`, each seeing the names earlier `let:` steps gave."""
     rules = []
     for i, scenario in enumerate(data.get("scenarios") or []):
         if not isinstance(scenario, dict):
             continue
+        lets: tuple = ()
         for k, step in enumerate(scenario.get("steps") or []):
             if not isinstance(step, dict):
                 continue
             path = ("scenarios", i, "steps", k)
-            if isinstance(step.get("do"), str):
-                rules.append(check.Rule(path + ("do",), "statements"))
+            for key in ("do", "stage"):
+                if isinstance(step.get(key), str):
+                    rules.append(check.Rule(path + (key,), "statements", lets))
             expect = step.get("expect")
             if isinstance(expect, list):
-                rules += [check.Rule(path + ("expect", j), "expression")
+                rules += [check.Rule(path + ("expect", j), "expression", lets)
                           for j, e in enumerate(expect) if isinstance(e, str)]
             elif isinstance(expect, str):
-                rules.append(check.Rule(path + ("expect",), "expression"))
+                rules.append(check.Rule(path + ("expect",), "expression", lets))
+            if isinstance(step.get("let"), dict):
+                rules += [check.Rule(path + ("let", name), "expression", lets)
+                          for name, e in step["let"].items() if isinstance(e, str)]
+                lets += tuple(str(name) for name in step["let"])
     return rules
 
 
@@ -328,10 +339,11 @@ class _Indexer:
         self.result.occurrences.append(
             Occurrence(symbol, self.result.file, line, start, start + length, is_def))
 
-    def finish(self):
-        """Things declared by their first mention get that mention as their declaration."""
+    def finish(self, elsewhere=()):
+        """Things declared by their first mention get that mention as their declaration
+        (unless declared `elsewhere`: a scenario's spec declares its names)."""
         occs = sorted(self.result.occurrences, key=lambda o: (o.line, o.start))
-        declared = {o.symbol for o in occs if o.is_def}
+        declared = {o.symbol for o in occs if o.is_def} | set(elsewhere)
         out = []
         for o in occs:
             if o.symbol not in declared and (o.symbol[0] in FIRST_MENTION or o.symbol[0] == "local"):
@@ -471,7 +483,8 @@ class _RuleIndex:
         for line in text.split("\n"):
             self.starts.append(self.starts[-1] + len(line) + 1)
         path = rule.path
-        self.owner = (indexer.result.file,) + (path[:2] if path[0] in SECTIONS else path)
+        self.owner = (indexer.result.file,) + (path[:2] if path[0] in SECTIONS or
+                                                   path[0] == "scenarios" else path)
         self.scope = set(rule.scope) | assigned_names(rule.tree, names)
         self.for_var = None
         if path[0] == "actions" and path[-1] != "for":
@@ -520,7 +533,7 @@ class _RuleIndex:
                 return ("param", path[:2], word)
             if word in self.rule.scope and path[0] == "triggers":
                 return ("sigparam", self.spec.data["triggers"][path[1]].get("on"), word)
-            if word in self.rule.scope and word != self.for_var:
+            if word in self.rule.scope and word != self.for_var and path[0] != "scenarios":
                 return ("implicit", word)
             return ("local", self.owner, word)
         category, _ = n.resolve(word, set())

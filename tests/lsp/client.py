@@ -74,27 +74,28 @@ class Client:
         self.client.text_document_did_close(lsp.DidCloseTextDocumentParams(
             lsp.TextDocumentIdentifier(uri)))
 
-    def _doc(self, path, line, char):
-        return lsp.TextDocumentIdentifier(from_fs_path(os.path.abspath(path))), lsp.Position(line, char)
+    def _doc(self, path, line, char) -> dict:
+        return {"text_document": lsp.TextDocumentIdentifier(from_fs_path(os.path.abspath(path))),
+                "position": lsp.Position(line, char)}
 
     def completion(self, path, line, char) -> list[lsp.CompletionItem]:
         result = self.run(self.client.text_document_completion_async(
-            lsp.CompletionParams(*self._doc(path, line, char))))
+            lsp.CompletionParams(**self._doc(path, line, char))))
         return result.items if isinstance(result, lsp.CompletionList) else (result or [])
 
     def hover(self, path, line, char) -> str | None:
         result = self.run(self.client.text_document_hover_async(
-            lsp.HoverParams(*self._doc(path, line, char))))
+            lsp.HoverParams(**self._doc(path, line, char))))
         return result.contents.value if result else None
 
     def definition(self, path, line, char):
         result = self.run(self.client.text_document_definition_async(
-            lsp.DefinitionParams(*self._doc(path, line, char))))
+            lsp.DefinitionParams(**self._doc(path, line, char))))
         return _where(result) if isinstance(result, lsp.Location) else None
 
     def references(self, path, line, char, declaration=True) -> list:
         result = self.run(self.client.text_document_references_async(lsp.ReferenceParams(
-            *self._doc(path, line, char), lsp.ReferenceContext(declaration))))
+            **self._doc(path, line, char), context=lsp.ReferenceContext(declaration))))
         return sorted(_where(r) for r in result or [])
 
     def symbols(self, path) -> list:
@@ -103,12 +104,12 @@ class Client:
 
     def prepare_rename(self, path, line, char):
         return self.run(self.client.text_document_prepare_rename_async(
-            lsp.PrepareRenameParams(*self._doc(path, line, char))))
+            lsp.PrepareRenameParams(**self._doc(path, line, char))))
 
     def rename(self, path, line, char, new: str) -> dict:
         """{file: [(line, start, end, new text)]} of the edits the server proposes."""
         edit = self.run(self.client.text_document_rename_async(
-            lsp.RenameParams(*self._doc(path, line, char), new)))
+            lsp.RenameParams(**self._doc(path, line, char), new_name=new)))
         return {to_fs_path(uri): sorted((e.range.start.line, e.range.start.character,
                                          e.range.end.character, e.new_text) for e in edits)
                 for uri, edits in (edit.changes or {}).items()}
