@@ -85,7 +85,7 @@ def _rule_completion(a: Analysis, region, before: str) -> list[Item]:
     attr = re.search(r"([A-Za-z_][\w]*|\])\s*\.\s*\w*$", before)
     if attr:
         return _attributes(n, _object_kind(attr.group(1), region, before))
-    if re.search(r"\bturn\b[^:]*:[\w\s,]*$", before):
+    if re.search(r"\bturn\b.*:[\w\s,]*$", before):
         return [Item(x, "EnumMember", "action") for x in sorted(n.actions)]
     if re.search(r"\bphase\s+\w*$", before):
         return [Item(x, "Module", "phase") for x in sorted(n.phases)]

@@ -28,8 +28,8 @@ SEEDED = [
      "unknown function 'gian' (did you mean 'gain'?)"),
     ("games/zena.yaml", "phase event_phase", "phase event_phaze", "event_phaze",
      "unknown phase 'event_phaze'"),
-    ("games/castles.yaml", "turn p: draw_region_cards, take_tile,",
-     "turn p: draw_region_cards, take_tiles,", "take_tiles", "unknown action 'take_tiles'"),
+    ("games/castles.yaml", "one?\": draw_region_cards, take_tile,",
+     "one?\": draw_region_cards, take_tiles,", "take_tiles", "unknown action 'take_tiles'"),
     ("tests/games/market.yaml", "player.coins -= c.cost", "player.coinz -= c.cost", "coinz",
      "unknown attribute '.coinz'"),
     ("tests/games/market.yaml", "  sold_this_turn: {start: [], description:",
@@ -71,17 +71,13 @@ STYLES = {
     "folded >": "    when: >\n      player.where == temple\n      and playr.coins >= 3\n",
     "folded >-": "    when: >-\n      player.where == temple\n      and playr.coins >= 3\n",
     "flow mapping": "  pray: {when: player.where == temple and playr.coins >= 3,\n         do: pass}\n",
-    # Spec.text_position's known faults, which issue 15 fixes in rulespec/loader.py
     "literal |, typo on line 2": "    when: |\n      player.where == temple and\n      playr.coins >= 3\n",
     "literal |2": "    when: |2\n        player.where == temple and playr.coins >= 3\n",
 }
-NOT_YET = {"literal |, typo on line 2", "literal |2"}
 
 
 @pytest.mark.parametrize("style", STYLES)
-def test_a_typo_in_every_scalar_style_is_at_its_character(client, style, request):
-    if style in NOT_YET:
-        request.applymarker(pytest.mark.xfail(reason="issue 15 makes Spec.text_position exact"))
+def test_a_typo_in_every_scalar_style_is_at_its_character(client, style):
     text = MARKET.read_text()
     seeded = text.replace(RULE, STYLES[style])
     if style == "flow mapping":   # the whole action as one flow mapping
