@@ -296,7 +296,7 @@ def cmd_play(args, out, err, stdin) -> int:
         trace, agents = printer(out, game.player_names), announcing(agents, out)
     elif "human" in names:   # a person hears of forced decisions, passed turns and log lines
         from .tools.trace import messages
-        trace = messages(out, game.player_names)
+        trace = messages(out, game.player_names, {i for i, n in enumerate(names) if n == "human"})
     if args.log:
         from .tools.trace import quiet
         with open(args.log, "w", encoding="utf-8") as log:   # a log always carries provenance

@@ -88,17 +88,18 @@ def _provenance(st, program, pc) -> tuple:
     return rule, file, line
 
 
-def tell(st, kind: str, what, to) -> None:
+def tell(st, kind: str, what, to, **more) -> None:
     """Report a forced, pass or log record from inside the running instruction.
-    Call only when `st.trace` is set. A log record is not added to the events:
-    the log line is already there as a note."""
+    Call only when `st.trace` is set. `more`: seat (whose decision or turn),
+    secret (a forced decision inside `secretly`). A log record is not added to
+    the events: the log line is already there as a note."""
     frame = st.stack[-1] if st.stack else None
     if frame is None:
         rule, file, line = "the flow", st.game.file, None
     else:
         program = st.game.programs[frame.proc]
         rule, file, line = _provenance(st, program, frame.pc - 1)   # pc is past it
-    record = {"kind": kind, "what": what, "from": None, "to": to,
+    record = {"kind": kind, "what": what, "from": None, "to": to, **more,
               "rule": rule, "file": file, "line": line}
     if st.events is not None and kind != "log":
         st.events.append({"change": record})

@@ -138,8 +138,10 @@ def ask(st, fr, player, values, labels=None, kind="one"):
         raise RuleError("there is nothing to choose from")
     if len(values) == 1 and not st.ask_forced:
         if st.trace is not None:
+            secret = {"secret": True} if fr.secret or fr.env.get("$secret") else {}
             tell(st, "forced", st.game.seat_name(int(player)),
-                 labels[0] if labels else display(values[0], st.game.player_names))
+                 labels[0] if labels else display(values[0], st.game.player_names),
+                 seat=int(player), **secret)
         return values[0]
     names = st.game.player_names
     labels = unique_labels(labels or [display(v, names) for v in values])
@@ -215,7 +217,7 @@ def skip_turn(st, player, where, fallback: bool) -> None:
     who = st.game.seat_name(int(player))
     st.skipped = (who, *where)
     if st.trace is not None:
-        tell(st, "pass", who, "its `else` runs" if fallback else "passes")
+        tell(st, "pass", who, "its `else` runs" if fallback else "passes", seat=int(player))
 
 
 def _at_boundary(programs, stack) -> bool:

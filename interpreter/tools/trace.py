@@ -53,13 +53,18 @@ def printer(stream, names=None):
     return sink
 
 
-def messages(stream, names=None):
-    """A sink that prints only the records a player should hear of (forced
-    decisions, passed turns, `log(...)` lines): what a person at the table sees
-    when they are not tracing."""
+def messages(stream, names=None, seats=()):
+    """A sink that prints only the records a person at the table should hear of
+    (forced decisions, passed turns, `log(...)` lines), for the people at
+    `seats`: another seat's forced option is not named (it may show a hidden
+    card), nor is a secret one."""
     def sink(change):
-        if change.get("kind") in MESSAGES:
-            print("  " + format_change(change, names), file=stream)
+        kind = change.get("kind")
+        if kind not in MESSAGES:
+            return
+        if kind == "forced" and (change.get("seat") not in seats or change.get("secret")):
+            change = {**change, "to": "its only option"}
+        print("  " + format_change(change, names), file=stream)
     return sink
 
 

@@ -165,3 +165,17 @@ def test_play_reports_passes_forced_decisions_and_log_lines_everywhere(tmp_path)
     assert {"note": "spent one"} in records
     # and the log still replays
     assert main(["replay", str(log)], stdout=io.StringIO(), stderr=io.StringIO()) == 0
+
+
+def test_a_person_is_not_told_another_seats_forced_option_nor_a_secret_one():
+    from interpreter.tools.trace import messages
+    out = io.StringIO()
+    sink = messages(out, None, seats={0})
+    base = {"kind": "forced", "what": "P2", "from": None, "rule": "the flow", "file": "f", "line": 3}
+    sink({**base, "to": "play corn#2", "seat": 1})
+    sink({**base, "what": "P1", "to": "bid 2", "seat": 0, "secret": True})
+    sink({**base, "what": "P1", "to": "done", "seat": 0})
+    lines = out.getvalue().splitlines()
+    assert lines[0].strip().startswith("P2 must: its only option")
+    assert lines[1].strip().startswith("P1 must: its only option")
+    assert lines[2].strip().startswith("P1 must: done")
