@@ -77,22 +77,24 @@ def row(record: dict, variant, agents) -> dict:
             "seconds": float(record.get("seconds", 0.0)), "error": record.get("error")}
 
 
-def metadata(game, players: int) -> dict:
-    """What a summary needs beside the rows: the game's name, seats and rule keys."""
-    from .simulate import coverage_keys
+def metadata(game, players: int, coverage_keys: list[str]) -> dict:
+    """What a summary needs beside the rows: the game's name, seats and rule keys
+    (simulate.coverage_keys)."""
     return {"rulespec_results": RESULTS_FORMAT, "game": game.name, "spec": str(game.file),
             "spec_id": getattr(game, "spec_id", None) or getattr(game, "spec_hash", None),
             "variant": game.variant, "players": players,
             "seat_names": [game.seat_name(s) for s in range(players)],
-            "coverage_keys": coverage_keys(game)}
+            "coverage_keys": list(coverage_keys)}
 
 
-def write(path: str, game, players: int, agents: list, records: list) -> None:
-    """Write one row per record to a Parquet file at `path`. Raises ResultsMissing
-    without pyarrow, OSError when the file cannot be written."""
+def write(path: str, game, players: int, agents: list, records: list,
+          coverage_keys: list[str]) -> None:
+    """Write one row per record to a Parquet file at `path`; coverage_keys: every rule
+    the coverage counts (simulate.coverage_keys). Raises ResultsMissing without
+    pyarrow, OSError when the file cannot be written."""
     pa, pq = _pyarrow()
     table = pa.Table.from_pylist([row(r, game.variant, agents) for r in records], schema=_schema(pa))
-    meta = {"rulespec": json.dumps(metadata(game, players))}
+    meta = {"rulespec": json.dumps(metadata(game, players, coverage_keys))}
     pq.write_table(table.replace_schema_metadata(meta), path)
 
 

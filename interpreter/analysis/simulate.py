@@ -326,7 +326,7 @@ def simulate_command(game, args, names, err) -> dict:
     records, seconds = run_with_progress(game, args, names, err)
     if getattr(args, "out", None):
         from . import results
-        results.write(args.out, game, args.players, names, records)
+        results.write(args.out, game, args.players, names, records, coverage_keys(game))
     return summarize(game, args.players, records, seconds)
 
 
