@@ -4,6 +4,9 @@ Playwright) for the web table's tests.
 Playwright's own browser download is not reachable here: the tests launch the
 system Chromium. Outside CI a machine without it skips these tests; in CI
 (`CI` set) a missing browser fails them, as .ci/run installs it.
+Playwright itself is the `browser` extra, left out of the README's test
+command for its size: without it these tests skip, saying so, and .ci/run
+installs it and runs them on their own (tests/extras.py).
 """
 from __future__ import annotations
 
@@ -15,20 +18,16 @@ import time
 
 import pytest
 
+from tests.extras import need
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
-def _need(module: str):
-    if os.environ.get("CI"):
-        return __import__(module)
-    return pytest.importorskip(module)
-
-
 @pytest.fixture(scope="session")
 def browser():
-    _need("playwright")
+    need("browser", "playwright")   # a heavy extra: .ci/run installs it and runs these alone
     if not os.path.exists(CHROMIUM) and not os.environ.get("CI"):
         pytest.skip("no chromium on this machine (apt-get install chromium)")
     from playwright.sync_api import sync_playwright

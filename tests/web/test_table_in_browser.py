@@ -10,6 +10,8 @@ from interpreter import load_game
 from interpreter.web.session import Session
 from tests.paths import ROOT
 
+pytestmark = pytest.mark.browser   # .ci/run: pip install -e '.[browser]', pytest -m browser
+
 GAMES = ["siena", "zena", "castles"]
 SHOTS = ROOT / "docs" / "img"
 
