@@ -64,8 +64,23 @@ def explain(exc: Exception, st, program, pc, env) -> RulespecError:
         error.message = f"{message} (in {program.rule})"
         return error
     if isinstance(exc, RulespecError):
+        _name_the_owner(exc, st, node, env, getattr(program.code[pc], "scope", set()))
         return locate(exc, st, program, pc)
     return locate(RuleError(in_words(exc)), st, program, pc)
+
+
+def _name_the_owner(error, st, node, env, scope) -> None:
+    """A bound broken by `p.coins -= 5` says whose: "P1's coins would become -2"."""
+    target = getattr(node, "target", None)
+    if (not isinstance(target, ast.Attr) or env is None
+            or not error.message.startswith(f"{target.name} would become")
+            or _changes_state(target.obj, st)):
+        return
+    try:
+        owner = st.game.compile_expression(target.obj, scope)(st, dict(env))
+    except Exception:   # noqa: BLE001 — then the message stays as it is
+        return
+    error.message = f"{display(owner, st.game.player_names)}'s {error.message}"
 
 
 def explain_expression(exc: Exception, st, function, env, rule: str) -> RuleError:

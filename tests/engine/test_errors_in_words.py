@@ -55,12 +55,12 @@ def _error(flow: str, extra: str = "", inject: dict | None = None) -> RuleError:
 def test_a_bound_variable_given_text_is_refused_in_words_at_its_statement():
     error = _error("  for p in players:\n      p.coins = n\n", inject={"n": "two"})
     assert (error.line, error.col) == (23, 7)          # `p.coins = n`, not :1
-    assert error.message == 'coins would become "two" (text), but it holds numbers (its minimum 0) (in the flow)'
+    assert error.message == 'P1\'s coins would become "two" (text), but it holds numbers (its minimum 0) (in the flow)'
 
 
 def test_a_bound_exceeded_names_the_variable_and_the_value():
     error = _error("  n = 1\n  players[0].coins -= 5\n")
-    assert error.message == "coins would become -2, below its minimum 0 (in the flow)"
+    assert error.message == "P1's coins would become -2, below its minimum 0 (in the flow)"
     assert (error.line, error.col) == (22, 3)
 
 
