@@ -76,7 +76,10 @@ SIGNATURES = {
 }
 
 KEYWORDS = {"sort": {"by", "descending"}, "max": {"by"}, "min": {"by"},
-            "hex_layout": {"zones_cross_boards"}}
+            "hex_layout": {"zones_cross_boards"},
+            # out_of=ZONE: the cards must be there (a scenario step must say so to
+            # take a card out of a player's hidden zone)
+            "move": {"out_of"}, "move_bottom": {"out_of"}}
 LAZY = {"by"}
 
 # Calls that change the state; legal as statements and inside expressions.

@@ -199,12 +199,38 @@ def _put(st, cards, zone, at_end):
             raise RuleError(f"zone {zone} would hold {len(target)} cards, over its limit of {limit}")
 
 
-def move(st, cards, zone):
+def move(st, cards, zone, out_of=None):
+    _taken(st, cards, out_of)
     _put(st, list(reversed(_many(cards))), zone, at_end=False)
 
 
-def move_bottom(st, cards, zone):
+def move_bottom(st, cards, zone, out_of=None):
+    _taken(st, cards, out_of)
     _put(st, cards, zone, at_end=True)
+
+
+def _taken(st, cards, out_of) -> None:
+    """With out_of=ZONE, every card must be in that zone. Without it, a scenario
+    step (a snippet program, interpreter/tools/scenario.py) may not take a card
+    out of a player's hidden zone: a test that silently takes a card from
+    another player's hand tests a position it did not mean."""
+    if out_of is not None:
+        for c in _many(cards):
+            if st.loc.get(c) != out_of:
+                raise RuleError(f"move: {display(c)} is not in {display(out_of)} "
+                                f"(it is in {display(st.loc.get(c))})")
+    elif st.stack and st.stack[-1].proc.startswith("snippet:"):
+        for c in _many(cards):
+            zone = st.loc.get(c)
+            if zone is not None and zone.seat is not None and not _public(st, zone):
+                raise RuleError(f"move: {display(c)} is in {st.game.seat_name(zone.seat)}'s "
+                                f"hidden {zone.base}: name the zone you take it from, "
+                                f"move(..., out_of=players[{zone.seat}].{zone.base})")
+
+
+def _public(st, zone) -> bool:
+    decl = st.game.player_zone_decls.get(zone.base) or {}
+    return decl.get("visibility", "owner") == "public"
 
 
 # chance -----------------------------------------------------------------------------

@@ -247,3 +247,30 @@ scenarios:
       - expect: players[2].points == 4 and players[0].points == 0
       - expect_player: 0
 """)
+
+
+# ------------------------------------------------------------ hidden zones
+def test_a_step_may_not_silently_take_a_card_from_a_hidden_hand(tmp_path):
+    text = fails(tmp_path, MARKET, """players: 2
+rig: [{shuffle: [corn, corn, spice#2]}]
+scenarios:
+  - steps:
+      - do: move("spice#2", players[0].hand)
+""")
+    assert "move: spice#2 is in P2's hidden hand: name the zone you take it from" in text
+
+
+def test_out_of_names_the_zone_and_is_checked(tmp_path):
+    passes(tmp_path, MARKET, """players: 2
+rig: [{shuffle: [corn, corn, spice#2]}]
+scenarios:
+  - steps:
+      - do: move("spice#2", players[0].hand, out_of=players[1].hand)
+      - expect: has(players[0].hand, spice) and count(players[1].hand) == 1
+      - do: move(find(players[0].hand, corn), players[1].hand, out_of=players[0].hand)
+""")
+    assert "move: spice#1 is not in hand@1" in fails(tmp_path, MARKET, """players: 2
+scenarios:
+  - steps:
+      - do: move("spice#1", players[0].hand, out_of=players[1].hand)
+""")
