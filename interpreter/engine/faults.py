@@ -375,8 +375,8 @@ def in_words(e: BaseException) -> str:
         if "not in list" in str(e):
             return "the value is not in the list"
         return "a value outside what this operation accepts"
-    if isinstance(e, AttributeError):
-        return "this value has no such part"
+    if isinstance(e, AttributeError):   # a map's operation on a value that is not one
+        return "a value of the wrong kind for this operation"
     if isinstance(e, OverflowError):
         return "a number too large to work with"
     if isinstance(e, MemoryError):

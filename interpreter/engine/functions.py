@@ -235,6 +235,8 @@ def _public(st, zone) -> bool:
 
 # chance -----------------------------------------------------------------------------
 def roll(st, sides):
+    if sides.__class__ is not int or sides < 1:
+        raise RuleError(f"roll({display(sides)}): a die needs a whole number of sides, at least 1")
     st.rng, value = rng.below(st.rng, sides)
     if st.rig:
         value = rig.roll(st, sides, value + 1) - 1

@@ -117,6 +117,19 @@ def test_overflow_error():
     assert "cannot be done" in error.message and error.col == 8
 
 
+def test_an_attribute_error_of_a_builtin_names_the_call_and_its_values():
+    error = _error("  n = get(n, corn)\n", inject={"n": [1, 2]})
+    assert error.message == ('get([1, 2] (a list), "corn" (text)) cannot be done: a value of '
+                             'the wrong kind for this operation (in the flow)')
+    assert (error.line, error.col) == (22, 7)
+
+
+def test_a_die_with_no_sides_is_refused_in_words():
+    error = _error("  n = roll(n)\n")
+    assert error.message == "roll(0): a die needs a whole number of sides, at least 1 (in the flow)"
+    assert (error.line, error.col) == (21, 3)         # a roll is not evaluated again: the statement
+
+
 def test_an_error_in_an_actions_when_is_located_there():
     spec = BASE + """actions:
   buy:
@@ -187,7 +200,7 @@ flow: |
     (ZeroDivisionError("integer division or modulo by zero"), "division by zero"),
     (ValueError("list.index(x): x not in list"), "the value is not in the list"),
     (ValueError("range() arg 3 must not be zero"), "a value outside what this operation accepts"),
-    (AttributeError("'NoneType' object has no attribute 'get'"), "this value has no such part"),
+    (AttributeError("'NoneType' object has no attribute 'get'"), "a value of the wrong kind"),
     (RecursionError("maximum recursion depth exceeded"), "call each other too deeply"),
     (OverflowError("Python int too large to convert to C ssize_t"), "a number too large"),
     (MemoryError(), "more memory than there is"),
