@@ -152,3 +152,32 @@ def test_a_cell_attribute_named_like_a_player_variable_reads_the_cell():
     st = load_game("joined.yaml", text=text).new_state(1, seed=1)
     st.apply("0,0")
     assert st.pv["built"][0]["b"] == "right 7"
+
+
+def test_a_turned_part_keeps_its_cells_turned_60_degrees_a_time():
+    # (q, r) -> (-r, q + r) per clockwise turn; three turns are a half turn: (q, r) -> (-q, -r)
+    _, st = new_state("[[left, 0, 0, 3]]")
+    land = st.pv["land"][0]
+    assert {c: (v["q"], v["r"], v["colour"]) for c, v in land.items()} == {
+        "0,0": (0, 0, "green"), "0,-1": (0, -1, "green"), "-1,0": (-1, 0, "red"), "-1,-1": (-1, -1, "red")}
+    _, st = new_state("[[left, 0, 0, 1]]")
+    assert st.pv["land"][0]["-1,1"]["colour"] == "green"      # (0,1) turned once
+    _, st = new_state("[[left, 0, 0, 6]]")                    # a full turn is no turn
+    assert set(st.pv["land"][0]) == {"0,0", "0,1", "1,0", "1,1"}
+
+
+def test_colour_zones_end_at_a_part_unless_zones_cross_boards():
+    # left's red 1,0 and 1,1 touch right's red 2,-1 (shifted from right's 0,0)
+    _, st = new_state("[[left, 0, 0], [right, 2, -1]]")
+    assert sorted(ev(st, 'colour_zone(players[0].land, "1,0")')) == ["1,0", "1,1"]
+    game = load_game("joined.yaml", text=SPEC.replace(
+        "p.land = hex_layout(parts)", "p.land = hex_layout(parts, zones_cross_boards=true)").replace(
+        "start: []", "start: [[left, 0, 0], [right, 2, -1]]"))
+    st = game.new_state(1, seed=1)
+    assert sorted(ev(st, 'colour_zone(players[0].land, "1,0")')) == ["1,0", "1,1", "2,-1"]
+
+
+def test_a_malformed_part_is_a_located_rule_error():
+    with pytest.raises(RulespecError) as e:
+        new_state("[[left, 0, zero]]")
+    assert "each part is [board, dq, dr] or [board, dq, dr, turns]" in str(e.value)
