@@ -74,11 +74,27 @@ class Analysis:
     spec: object = None                   # rulespec.loader.Spec of this file (None: YAML broken)
     names: object = None                  # check.Names of the spec (of the scenario's spec)
     diagnostics: list = field(default_factory=list)
-    occurrences: list = field(default_factory=list)
-    regions: list = field(default_factory=list)
+    _occurrences: list = field(default_factory=list)
+    _regions: list = field(default_factory=list)
+    _jobs: list = field(default_factory=list)     # indexing, run on first use (not for diagnostics)
     spec_file: str | None = None          # a scenario's spec
     spec_analysis: "Analysis | None" = None
     unplaced: set = field(default_factory=set)   # symbols with a use the index could not place
+
+    @property
+    def occurrences(self) -> list[Occurrence]:
+        """Every mention of a named thing, in file order (indexed on first use)."""
+        self._index()
+        return self._occurrences
+
+    @property
+    def regions(self) -> list[Region]:
+        self._index()
+        return self._regions
+
+    def _index(self):
+        while self._jobs:
+            self._jobs.pop(0)()
 
     def definition(self, symbol) -> Occurrence | None:
         """The declaring occurrence of `symbol` (in this file or, for a scenario, its spec)."""
@@ -162,14 +178,20 @@ def _analyze_spec(result: Analysis) -> None:
     names, rules, found = _pipeline(spec)
     errors += found
     result.names = names
-    index = _Indexer(result, spec, names)
-    if names is not None:
-        index.yaml(spec.data, ())
-        index.rules(rules)
+    brought = []   # (variant spec, its names, the rules it brings)
     for variant in _variants(spec):
-        errors += _check_variant(result, index, variant, errors)
-    index.finish()
+        errors += _check_variant(result, variant, errors, brought)
     result.diagnostics = _diagnostics(result.text, errors)
+
+    def index():
+        ix = _Indexer(result, spec, names)
+        if names is not None:
+            ix.yaml(spec.data, ())
+            ix.rules(rules)
+        for vspec, vnames, vrules in brought:
+            ix.rules(vrules, spec=vspec, names=vnames)
+        ix.finish()
+    result._jobs.append(index)
 
 
 def _pipeline(spec):
@@ -196,17 +218,18 @@ def _variants(spec) -> list[str]:
     return [v for v in variants if isinstance(v, str)] if isinstance(variants, dict) else []
 
 
-def _check_variant(result, index, variant, known) -> list[RulespecError]:
-    """The variant's own problems: those validate --variant finds and the base does not."""
+def _check_variant(result, variant, known, brought) -> list[RulespecError]:
+    """The variant's own problems: those validate --variant finds and the base does not.
+    Appends (spec, names, rules) of the rule strings the variant brings to `brought`."""
     try:
         spec = loader.load_spec(result.file, variant=variant, text=result.text)
     except SpecErrors as e:
         found, names, rules = e.errors, None, []
     else:
         names, rules, found = _pipeline(spec)
-    if names is not None:   # index the rule strings the variant brings
-        index.rules([r for r in rules if spec.scalars.get(r.path) != result.spec.scalars.get(r.path)
-                     and r.path in spec.scalars], spec=spec, names=names)
+    if names is not None:
+        brought.append((spec, names, [r for r in rules if r.path in spec.scalars and
+                                      spec.scalars[r.path] != result.spec.scalars.get(r.path)]))
     seen = {(e.line, e.col, e.message) for e in known}
     new = []
     for err in found:
@@ -242,18 +265,21 @@ def _analyze_scenario(result: Analysis, read) -> None:
                                  f"line {first.line + 1}: {first.message}", ("spec",)))
     if base.names is not None:
         rules = _scenario_rules(spec.data)
-        index = _Indexer(result, spec, base.names)
         _, parse_errors = check.parse_rules(spec, base.names, rules, parse=cached_parse)
         parsed = [r for r in rules if r.tree is not None]
         if not shape:
             errors += parse_errors + check.check(spec, parsed, base.names)
-        index.rules(rules)
-        for rule in rules:
-            if rule.path[-2] == "let":
-                index.key(("local", (result.file,) + rule.path[:2], rule.path[-1]),
-                          rule.path, True)
-        index.finish(elsewhere=base.defs())
+        result._jobs.append(lambda: _index_scenario(result, spec, base, rules))
     result.diagnostics = _diagnostics(result.text, errors)
+
+
+def _index_scenario(result, spec, base, rules):
+    index = _Indexer(result, spec, base.names)
+    index.rules(rules)
+    for rule in rules:
+        if rule.path[-2] == "let":
+            index.key(("local", (result.file,) + rule.path[:2], rule.path[-1]), rule.path, True)
+    index.finish(elsewhere=base.defs())
 
 
 def _scenario_shape(spec) -> list[RulespecError]:
@@ -336,13 +362,13 @@ class _Indexer:
         if key in self.seen or line < 0:
             return
         self.seen.add(key)
-        self.result.occurrences.append(
+        self.result._occurrences.append(
             Occurrence(symbol, self.result.file, line, start, start + length, is_def))
 
     def finish(self, elsewhere=()):
         """Things declared by their first mention get that mention as their declaration
         (unless declared `elsewhere`: a scenario's spec declares its names)."""
-        occs = sorted(self.result.occurrences, key=lambda o: (o.line, o.start))
+        occs = sorted(self.result._occurrences, key=lambda o: (o.line, o.start))
         declared = {o.symbol for o in occs if o.is_def} | set(elsewhere)
         out = []
         for o in occs:
@@ -350,7 +376,7 @@ class _Indexer:
                 declared.add(o.symbol)
                 o = Occurrence(o.symbol, o.file, o.line, o.start, o.end, True)
             out.append(o)
-        self.result.occurrences = out
+        self.result._occurrences = out
 
     # --- the YAML side: keys that declare, values that refer
     def key(self, symbol, path, is_def):
@@ -451,7 +477,7 @@ class _Indexer:
             region = _region(spec, rule)
             if region is not None:
                 region.text = str(text)
-                self.result.regions.append(region)
+                self.result._regions.append(region)
             if rule.tree is not None and isinstance(text, str):
                 _RuleIndex(self, spec, names, rule, text).run()
 
