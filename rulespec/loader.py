@@ -541,20 +541,27 @@ def _folded_position(source: str, info: ScalarInfo, line: int, col: int) -> tupl
     chars: list[str] = []
     where: list[tuple[int, int]] = []
     blanks = None   # empty source lines since the last text; None before any text
+    was_more = False   # the last text line was more indented than the block (`>` only)
     for n in range(first, max(info.end_line, first) + 1):
         raw = lines[n - 1].rstrip("\r")
         if n == info.line:   # first line of a flow scalar: text starts after any quote
             start = info.col - 1 + (1 if info.style else 0)
         else:
             start = len(raw) - len(raw.lstrip(" \t"))
+        # A `>` block keeps what lies past its own indentation, and never folds the
+        # breaks around such a more-indented line (YAML 1.2, 8.1.3).
+        more = block and start > info.indent and bool(raw.strip())
+        if more:
+            start = info.indent
         text = raw[start:].rstrip()
         if not text:
             blanks = None if blanks is None else blanks + 1
             continue
         if blanks is not None:
-            sep = "\n" * blanks if blanks else " "
+            sep = "\n" * (blanks + 1) if more or was_more else ("\n" * blanks if blanks else " ")
             chars += sep
             where += [where[-1]] * len(sep)
+        was_more = more
         chars += text
         where += [(n, start + i + 1) for i in range(len(text))]
         blanks = 0

@@ -135,6 +135,19 @@ def test_a_typo_on_each_line_of_each_style_is_reported_at_its_place(style, typo)
     assert (error.line, error.col) == where(text, "zork"), style
 
 
+@pytest.mark.parametrize("style", [">", ">-"])
+@pytest.mark.parametrize("typo", [0, 1, 2])
+def test_a_typo_in_a_folded_expression_with_more_indented_lines(style, typo):
+    """`>` keeps a more-indented line's own spaces and the breaks around it (YAML 1.2,
+    8.1.3), as Siena's goods_worth is written."""
+    parts = list(PARTS)
+    parts[typo] = parts[typo].replace("round", "zork", 1)
+    body = f"    when: {style}\n      {parts[0]}\n" + "".join(f"          {p}\n" for p in parts[1:])
+    text = MARKET.replace(END, body)
+    (error,) = [e for e in errors_of(text) if "zork" in e.message]
+    assert (error.line, error.col) == where(text, "zork"), style
+
+
 @pytest.mark.parametrize("style", ["|", "|-", "|2", "|4"])
 @pytest.mark.parametrize("typo", [0, 1, 2])
 def test_a_typo_in_statements_is_reported_at_its_place(style, typo):

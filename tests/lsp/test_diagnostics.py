@@ -70,6 +70,8 @@ STYLES = {
     "literal |": "    when: |\n      player.where == temple and playr.coins >= 3\n",
     "folded >": "    when: >\n      player.where == temple\n      and playr.coins >= 3\n",
     "folded >-": "    when: >-\n      player.where == temple\n      and playr.coins >= 3\n",
+    "folded >, a more-indented line": "    when: >\n      player.where == temple\n\n"
+                                      "        and playr.coins >= 3\n",
     "flow mapping": "  pray: {when: player.where == temple and playr.coins >= 3,\n         do: pass}\n",
     "literal |, typo on line 2": "    when: |\n      player.where == temple and\n      playr.coins >= 3\n",
     "literal |2": "    when: |2\n        player.where == temple and playr.coins >= 3\n",
