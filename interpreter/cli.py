@@ -110,6 +110,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("log", metavar="LOG", help="a log written by play --log")
     r.add_argument("--against", metavar="SPEC",
                    help="play the log on this spec (an edited one) and say where the game changes")
+    r.add_argument("--html", metavar="OUT", help="write a self-contained replay viewer page to OUT instead "
+                                                 "(needs the [web] extra)")
     w = sub.add_parser("serve", help="play at a web table: a page per seat (needs the [web] extra)")
     w.add_argument("file", metavar="FILE", help="the spec to play")
     w.add_argument("--players", type=int, default=None, help="players (default: the fewest the game allows)")
@@ -418,6 +420,19 @@ def _simulation_setup(args, stdin, out):
 # --------------------------------------------------------- replay / scenario
 def cmd_replay(args, out, err, stdin) -> int:
     from .engine.game import load_game
+    if args.html:
+        try:
+            from .web.replay import replay_page
+        except ImportError as e:
+            raise _Usage(f"rulespec: error: replay --html needs the web extra (pip install -e '.[web]'): {e}") from None
+        page = replay_page(args.log, load_game)
+        try:
+            with open(args.html, "w", encoding="utf-8") as f:
+                f.write(page)
+        except OSError as e:
+            raise _Usage(f"rulespec: error: cannot write {args.html}: {e.strerror}") from None
+        print(f"wrote {args.html} ({len(page) // 1024} kB)", file=out)
+        return 0
     from .tools.log import replay
     ok, message = replay(args.log, load_game, against=args.against)
     print(message, file=out if ok else err)

@@ -172,6 +172,12 @@ class Presentation:
             return f"phase: {words(record.get('to') or '-')}"
         if kind == "end":
             return f"game over: {record.get('to')}"
+        if kind == "forced":
+            return f"{what} must: {self.text(record.get('to'))}"
+        if kind == "pass":
+            return f"{what} has no legal action: {record.get('to')}"
+        if kind == "log":
+            return str(record.get("to"))
         base, _, rest = str(what).partition("[")
         label = self.var_label(base) + (f" [{rest}" if rest else "")
         old, new = decode(record.get("from")), decode(record.get("to"))

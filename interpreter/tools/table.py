@@ -185,6 +185,9 @@ def _visible_change(state, record, seat, pres):
         hidden = dict(record, what="a card")
         return {"kind": "move", "text": "a card: " + pres.change_text(hidden).split(": ", 1)[1],
                 "where": where}
+    if kind == "forced" and seat != EVERYTHING and what != _name(state, seat):
+        # the one option may be a card of a secret choice: only its seat reads it
+        return {"kind": kind, "text": f"{what} had a single option", "where": where}
     if kind != "var":
         return {"kind": kind, "text": pres.change_text(record), "where": where}
     base, _, rest = what.partition("[")
@@ -193,6 +196,10 @@ def _visible_change(state, record, seat, pres):
     if seat != EVERYTHING and not _sees_var(state, base, rest.rstrip("]"), seat):
         record = dict(record, **{"from": "?", "to": "?"})
     return {"kind": "var", "text": pres.change_text(record), "where": where}
+
+
+def _name(state, seat):
+    return state.game.seat_name(seat) if isinstance(seat, int) else None
 
 
 def _sees_name(state, name, seat) -> bool:
