@@ -10,6 +10,9 @@ import pytest
 from interpreter.cli import main
 from tests.paths import ROOT
 
+# The browser tests are the `browser` extra's (.ci/run: pytest -m browser); the page's
+# own checks need no browser but share the module's log.
+
 
 def coins_by_step(log_path, what="coins[P1]") -> dict[int, int]:
     """From the log alone: the value of `what` after each step (a step ends where the
@@ -50,6 +53,7 @@ def test_the_page_needs_no_server(viewer):
     assert len(html) < 3_000_000
 
 
+@pytest.mark.browser
 def test_stepping_forward_and_back_shows_the_state_the_log_holds(browser, viewer):
     log, path = viewer
     expected = coins_by_step(log)
@@ -74,6 +78,7 @@ def test_stepping_forward_and_back_shows_the_state_the_log_holds(browser, viewer
     page.close()
 
 
+@pytest.mark.browser
 def test_each_seat_view_hides_the_others_hand(browser, viewer):
     _, path = viewer
     page = browser.new_page()
