@@ -161,10 +161,13 @@ def analyze(file: str, text: str, read=None) -> Analysis:
         result.diagnostics = [_diagnostic(text, err) for err in e.errors]
         return result
     result.spec = spec
-    if "scenarios" in spec.data and "spec" in spec.data:
-        _analyze_scenario(result, read or _read)
-    else:
-        _analyze_spec(result)
+    try:
+        if "scenarios" in spec.data and "spec" in spec.data:
+            _analyze_scenario(result, read or _read)
+        else:
+            _analyze_spec(result)
+    except Exception as e:   # a checker bug must not take the editor's server down
+        result.diagnostics = [Diagnostic(0, 0, 0, 1, f"internal error while checking: {e!r}")]
     return result
 
 
@@ -204,13 +207,15 @@ def _pipeline(spec):
     try:
         names = check.Names.of(spec.data)
         rules = check.dsl_fields(spec.data, names)
+        parsed, parse_errors = check.parse_rules(spec, names, rules, parse=cached_parse)
     except Exception:   # a shape the schema refused: no symbol table to offer
+        if not errors:
+            raise
         return None, [], errors
-    _, parse_errors = check.parse_rules(spec, names, rules, parse=cached_parse)   # sets trees
     if errors:
         return names, rules, errors
-    parsed = [r for r in rules if r.tree is not None]
-    return names, rules, parse_errors + check.check(spec, parsed, names)
+    broken = [e.broken_rule for e in parse_errors if hasattr(e, "broken_rule")]
+    return names, rules, parse_errors + check.check(spec, parsed, names, broken=broken)
 
 
 def _variants(spec) -> list[str]:
