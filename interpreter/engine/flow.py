@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from rulespec.errors import RuleError, RulespecError
-from . import faults
+from . import chance, faults
 from .changes import Watcher, tell
 from .values import decode, display, encode
 
@@ -174,6 +174,8 @@ def run(st, finish_when_done: bool = True) -> None:
     steps = 0
     fr = program = None
     pc = 0
+    explicit = st.explicit    # chance nodes (chance.py): each instruction may be put back
+    kept = None
     try:
         while stack and st.pending is None and not st.over:
             fr = stack[-1]
@@ -184,8 +186,13 @@ def run(st, finish_when_done: bool = True) -> None:
                 if program.exit_checks and ends and not st.over and _at_boundary(programs, stack):
                     _check_end(st, program.exit_checks, watch)
                 continue
+            if explicit is not None:
+                kept = chance.keep(st)
             fr.pc = pc + 1
             program.code[pc](st, fr)
+            if explicit is not None:
+                explicit.answers.clear()
+                explicit.used = 0
             if watch is not None:
                 watch.after(program, pc)
             checks = program.end_checks[pc]
@@ -198,6 +205,8 @@ def run(st, finish_when_done: bool = True) -> None:
             st.finish("the flow ended")
             if watch is not None:
                 watch.flow_ended()
+    except chance.ChanceNeeded as need:   # a random event waits: the instruction runs again
+        chance.put_back(st, kept, need)
     except Exception as e:   # noqa: BLE001 — any fault of a rule, said in words (faults.py)
         raise faults.explain(e, st, program, pc, fr.env if fr is not None else None) from None
 

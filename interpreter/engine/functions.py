@@ -5,7 +5,7 @@ Every function takes the state first. None changes a list or map in place.
 from __future__ import annotations
 
 from rulespec.errors import RuleError
-from . import rig, rng
+from . import chance, rig, rng
 from .boards import join_hex_boards, layout_board
 from .changes import tell
 from .values import Seat, Zone, display
@@ -158,6 +158,8 @@ def shuffle(st, zone):
     st.rng = rng.shuffle(st.rng, st.zones[zone])
     if st.rig:
         rig.shuffle(st, zone)
+    if st.explicit is not None:
+        chance.shuffled(st, zone)
     st.chance("shuffle", zone, list(st.zones[zone]))
 
 
@@ -172,6 +174,8 @@ def draw(st, src, dst, n=1):
             shuffle(st, src)
         if st.rig:
             rig.draw(st, src)
+        if st.explicit is not None:
+            chance.draw(st, src)
         card = st.zones[src][0]
         move(st, card, dst)
         drawn.append(card)
@@ -202,11 +206,15 @@ def _put(st, cards, zone, at_end):
 def move(st, cards, zone, out_of=None):
     _taken(st, cards, out_of)
     _put(st, list(reversed(_many(cards))), zone, at_end=False)
+    if st.explicit is not None:
+        chance.placed_on(st, zone)
 
 
 def move_bottom(st, cards, zone, out_of=None):
     _taken(st, cards, out_of)
     _put(st, cards, zone, at_end=True)
+    if st.explicit is not None:
+        chance.placed_on(st, zone)
 
 
 def _taken(st, cards, out_of) -> None:
@@ -240,6 +248,8 @@ def roll(st, sides):
     st.rng, value = rng.below(st.rng, sides)
     if st.rig:
         value = rig.roll(st, sides, value + 1) - 1
+    if st.explicit is not None:
+        value = chance.roll(st, sides) - 1
     st.chance("roll", sides, value + 1)
     return value + 1
 
@@ -251,6 +261,8 @@ def random_of(st, xs):
     st.rng, i = rng.below(st.rng, len(items))
     if st.rig:
         i = rig.pick(st, [display(x, st.game.player_names) for x in items], i)
+    if st.explicit is not None:
+        i = chance.pick(st, [display(x, st.game.player_names) for x in items])
     st.chance("pick", len(items), i)
     return items[i]
 

@@ -254,7 +254,7 @@ class Game:
 
     # ------------------------------------------------------------------ play
     def new_state(self, players: int, seed: int = 0, record: bool = False, trace=None, rig=None,
-                  forced: str = "take"):
+                  forced: str = "take", chance: str = "sample"):
         """A new game, run up to its first decision. `record` keeps every event
         (decisions, chance outcomes, notes) in `state.events` for logs; `trace`
         receives every state change with its rule (interpreter/engine/changes.py);
@@ -263,16 +263,23 @@ class Game:
         `forced`: what happens at a decision with one legal option. "take" (the
         default) takes it without stopping (a traced game reports it: "P1 must:
         done"); "ask" stops there like at any decision, so API users and
-        enumerators see every position where someone decides. Raises
-        RulespecError for a player count the game does not allow, ValueError for
-        another `forced`."""
+        enumerators see every position where someone decides.
+
+        `chance`: "sample" (the default) lets the state's generator decide every
+        roll, pick and shuffle; "explicit" makes each one a chance node that
+        `chance_outcomes()` lists and `apply_chance(outcome)` answers
+        (interpreter/engine/chance.py). Raises RulespecError for a player count the
+        game does not allow, ValueError for another `forced` or `chance`."""
         from .state import State
         if not self.min_players <= players <= self.max_players:
             raise RulespecError(f"{self.name} is for {self.min_players} to {self.max_players} "
                                 f"players, not {players}")
         if forced not in ("take", "ask"):
             raise ValueError(f"forced must be 'take' or 'ask', not {forced!r}")
-        return State.new(self, players, seed, record, trace, rig, ask_forced=forced == "ask")
+        if chance not in ("sample", "explicit"):
+            raise ValueError(f"chance must be 'sample' or 'explicit', not {chance!r}")
+        return State.new(self, players, seed, record, trace, rig, ask_forced=forced == "ask",
+                         explicit_chance=chance == "explicit")
 
     def snippet(self, text: str, kind: str, names=()):
         """Compile a DSL string from outside the spec (a scenario step): an expression

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 from rulespec.errors import CorruptFile, IllegalAction, RulespecError
-from . import rng
+from . import chance, rng
 from .flow import IN, Decision, Frame, Option, run
 from .values import Seat, Zone, decode, display, encode
 
@@ -19,12 +19,13 @@ class State:
                  "rig",     # rig: None, or the chance outcomes fixed by a scenario (rig.py); not saved
                  "staged",  # staged: end conditions are not checked (a scenario sets a position up); not saved
                  "ask_forced",  # True: a decision with one option is asked too (new_state's forced="ask")
-                 "skipped")     # the last turn passed for want of a legal action, for messages; not saved
+                 "skipped",     # the last turn passed for want of a legal action, for messages; not saved
+                 "explicit")    # None, or chance.Explicit: random events are chance nodes; not saved
 
     # ------------------------------------------------------------- creation
     @classmethod
     def new(cls, game, players: int, seed: int, record: bool = False, trace=None,
-            rigged=None, ask_forced: bool = False) -> "State":
+            rigged=None, ask_forced: bool = False, explicit_chance: bool = False) -> "State":
         st = cls.__new__(cls)
         st.game, st.n = game, players
         st.seats = [Seat(i) for i in range(players)]
@@ -47,6 +48,7 @@ class State:
         st.fired = {}
         st.rig, st.staged = rigged, False
         st.ask_forced, st.skipped = ask_forced, None
+        st.explicit = chance.Explicit() if explicit_chance else None
         run(st)
         return st
 
@@ -67,17 +69,46 @@ class State:
         st.rig = self.rig.copy() if self.rig else None
         st.staged = self.staged
         st.ask_forced, st.skipped = self.ask_forced, None
+        st.explicit = self.explicit.copy() if self.explicit is not None else None
         return st
 
     # ----------------------------------------------------------------- play
     def current_player(self):
-        """The seat that must decide now, or None once the game is over."""
+        """The seat that must decide now, CHANCE (-1) at a chance node, or None once
+        the game is over."""
+        if self.explicit is not None and self.explicit.node is not None and not self.over:
+            return chance.CHANCE
         if self.over or self.pending is None:
             return None
         return self.pending.player
 
+    # ------------------------------------------------------ chance nodes
+    def is_chance_node(self) -> bool:
+        """True when a random event waits for its outcome (chance="explicit" only)."""
+        return self.explicit is not None and self.explicit.node is not None and not self.over
+
+    def chance_outcomes(self) -> list[tuple]:
+        """[(outcome, probability)] of the waiting random event, probabilities summing
+        to 1: a roll's numbers, a pick's item labels, a draw's card names. [] when no
+        chance node waits."""
+        if not self.is_chance_node():
+            return []
+        return list(self.explicit.node.outcomes)
+
+    def apply_chance(self, outcome) -> None:
+        """Take one outcome of the waiting random event and run on to the next
+        decision or chance node. Raises IllegalAction when no chance node waits or
+        `outcome` is not one of its outcomes."""
+        if not self.is_chance_node():
+            raise IllegalAction("no chance node is waiting")
+        node = self.explicit.node
+        value = node.outcomes[chance.outcome_index(node, outcome)][0]
+        self.explicit.answers.append((node.kind, value))
+        self.explicit.node = None
+        run(self)
+
     def legal_actions(self) -> list[Option]:
-        if self.pending is None or self.over:
+        if self.pending is None or self.over or self.is_chance_node():
             return []
         return [Option(label, i) for i, label in enumerate(self.pending.labels)]
 
@@ -269,4 +300,5 @@ class State:
         st.fired = {}
         st.rig, st.staged = None, False
         st.ask_forced, st.skipped = bool(d.get("ask_forced", False)), None
+        st.explicit = None    # a save is a sampled game (chance nodes are not saved)
         return st

@@ -85,8 +85,8 @@ def _dealt(game, top_six):
     state = game.new_state(2, seed=5)
     run_statements(state, f"""
 for p in players:
-    move_bottom(cards(p.hand), action_deck)
-move({json.dumps(top_six)}, action_deck)
+    move_bottom(cards(p.hand), action_deck, out_of=p.hand)
+move({json.dumps(top_six)}, action_deck, out_of=action_deck)
 deal_hand(players[0])
 """)
     return state
