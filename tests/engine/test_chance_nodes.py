@@ -197,3 +197,34 @@ def test_cfr_on_the_tree_the_api_gives_finds_kuhn_pokers_value():
     assert len(infosets) == 12          # 3 cards x 4 betting histories, for Kuhn's two seats
     average = cfr_plus(root, 2000)
     assert value(root, average) == pytest.approx(float(Fraction(-1, 18)), abs=1e-3)
+
+
+# ------------------------------------------------------- tic-tac-toe, exactly
+def test_tic_tac_toe_through_the_api_has_5478_positions_and_255168_games():
+    """The standard counts (e.g. Schaeffer's, and OpenSpiel's tic_tac_toe tests):
+    5,478 legal positions including the empty board, 255,168 complete games.
+    Games are counted over the tree the API gives, memoised by position (the
+    number of ways to finish depends on the position alone)."""
+    game = load_game(str(TESTS / "games" / "tictactoe.yaml"))
+
+    def position(state):
+        return (frozenset(state.zones["marks@0"]), frozenset(state.zones["marks@1"]))
+
+    finishes: dict = {}
+
+    def games_from(state):
+        key = position(state)
+        if key not in finishes:
+            if state.is_terminal():
+                finishes[key] = 1
+            else:
+                total = 0
+                for option in state.legal_actions():
+                    child = state.clone()
+                    child.apply(option.index)
+                    total += games_from(child)
+                finishes[key] = total
+        return finishes[key]
+
+    assert games_from(game.new_state(2, 0, forced="ask")) == 255168
+    assert len(finishes) == 5478
