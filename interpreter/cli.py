@@ -299,6 +299,8 @@ def cmd_play(args, out, err, stdin) -> int:
     elif "human" in names:   # a person hears of forced decisions, passed turns and log lines
         from .tools.trace import messages
         trace = messages(out, game.player_names, {i for i, n in enumerate(names) if n == "human"})
+        from .agents.human import at_the_table   # and what changed, in words, at their next decision
+        agents, trace = at_the_table(agents, trace)
     if args.log:
         from .tools.trace import quiet
         with open(args.log, "w", encoding="utf-8") as log:   # a log always carries provenance

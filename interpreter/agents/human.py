@@ -1,12 +1,27 @@
-"""A person at the terminal: numbered options, `undo`, and why a refused option is refused."""
+"""A person at the terminal, shown the game as the web table shows it (tools/present.py).
+
+At each decision they read what changed since their last one (others' moves,
+rolls, payouts, each with its rule and line), their own status, and the
+question in words with numbered options. They may type a number or an
+option's text, `help`, `info N` (the card behind option N, or any card by its
+id), `status` (everyone's public state), or `undo`. Everything shown is what
+their seat may see: tools/table.py's seat_table and visible_event.
+"""
 from __future__ import annotations
 
 from rulespec.errors import RulespecError
 
+HELP = """Type the number of an option (or its exact text) to choose it.
+  info N      the card behind option N (or: info CARD-ID), with all its attributes
+  status      everyone's public status, the table and your cards
+  undo        take back your last decision, when the rules allow it
+  help        this text"""
+
 
 class HumanAgent:
-    """A person at a terminal: numbered options, their own view, asks again on bad input
-    (saying why an option is not legal), and `undo` goes back to their previous decision."""
+    """A person at a terminal: the question in words, what changed since their last
+    decision, their own status; asks again on bad input (saying why an option is
+    not legal); `undo` goes back to their previous decision."""
     name = "human"
 
     def __init__(self, seed: int = 0, stdin=None, stdout=None):
@@ -16,7 +31,19 @@ class HumanAgent:
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
         self.history = History()
+        self.heard: list = []      # events since the last decision: {"change": ...} / {"decision": ...}
+        self.pres = None
 
+    # -------------------------------------------------- what the table tells
+    def hear(self, record: dict) -> None:
+        """A change record (engine/changes.py) from the game's trace."""
+        if record.get("kind") not in ("forced", "pass", "log"):   # those are printed as they happen
+            self.heard.append({"change": record})
+
+    def hear_decision(self, player: int, label: str, secret: bool) -> None:
+        self.heard.append({"decision": {"player": player, "label": label, "secret": secret}})
+
+    # -------------------------------------------------------------- choose
     def choose(self, state):
         self.history.remember(state)
         options = self._show(state)
@@ -31,29 +58,145 @@ class HumanAgent:
                     return option
             if answer.isdigit() and 1 <= int(answer) <= len(options):
                 return options[int(answer) - 1]
-            if answer == "undo":
-                problem = self.history.undo(state, state.current_player())
-                if problem is None:
-                    options = self._show(state)
-                else:
-                    print(problem, file=self.stdout)
-                continue
-            self._refuse(state, answer, options)
+            if not self._command(state, answer, options):
+                self._refuse(state, answer, options)
+            elif answer == "undo":
+                options = state.legal_actions()
+
+    def _command(self, state, answer, options) -> bool:
+        """help, info, status, undo; False when `answer` is none of them."""
+        word, _, rest = answer.partition(" ")
+        if word in ("help", "?"):
+            print(HELP, file=self.stdout)
+        elif word == "info":
+            self._info(state, rest.strip(), options)
+        elif word == "status":
+            self._status(state)
+        elif word == "undo":
+            problem = self.history.undo(state, state.current_player())
+            if problem is None:
+                self.heard.clear()
+                self._show(state)
+            else:
+                print(problem, file=self.stdout)
+        else:
+            return False
+        return True
+
+    def _presentation(self, state):
+        from ..tools.present import Presentation
+        if self.pres is None or self.pres.game is not state.game:
+            self.pres = Presentation(state.game)
+        return self.pres
 
     def _show(self, state):
+        from ..tools.table import seat_table, visible_event
+        pres = self._presentation(state)
         seat = state.current_player()
-        options = state.legal_actions()
-        print(state.describe(seat), file=self.stdout)
-        print(f"\n{state.game.seat_name(seat)}, choose (or type undo):", file=self.stdout)
-        for i, option in enumerate(options, 1):
-            print(f"  {i}. {option.label}", file=self.stdout)
-        return options
+        out = self.stdout
+        news = [visible_event(state, e, seat, pres) for e in self.heard]
+        self.heard.clear()
+        lines = []
+        for n in news:   # equal lines in a row (ten cards dealt face down) read as one
+            if not n:
+                continue
+            line = f"{n['text']}" + (f"   ({n['where']})" if n["where"] else "")
+            if lines and lines[-1][0] == line:
+                lines[-1][1] += 1
+            else:
+                lines.append([line, 1])
+        if lines:
+            print("\nSince your last decision:", file=out)
+            for line, times in lines:
+                print(f"  {line}" + (f"   ×{times}" if times > 1 else ""), file=out)
+        table = seat_table(state, seat, pres)
+        me = table["players"][seat]
+        print(f"\n{me['name']} ({table['phase']}): " + ", ".join(f"{v['label']} {v['text']}" for v in me["vars"]),
+              file=out)
+        for zone in table["zones"]:
+            if zone["owner"] == seat and zone["cards"]:
+                print(f"  your {zone['title']}: " + ", ".join(c["text"] for c in zone["cards"]), file=out)
+        question = table["question"]
+        print(f"\n{question['prompt']}   (help: commands)", file=out)
+        for i, option in enumerate(question["options"], 1):
+            print(f"  {i}. {option['text']}" + (f"  [{option['label']}]" if option["card"] else ""), file=out)
+        return state.legal_actions()
+
+    def _status(self, state):
+        """Everyone's public status and the table, in words (only what this seat sees)."""
+        from ..tools.table import seat_table
+        table = seat_table(state, state.current_player(), self._presentation(state))
+        out = self.stdout
+        for p in table["players"]:
+            print(f"{p['name']}: " + ", ".join(f"{v['label']} {v['text']}" for v in p["vars"]), file=out)
+        if table["globals"]:
+            print("table: " + ", ".join(f"{v['label']} {v['text']}" for v in table["globals"]), file=out)
+        for zone in table["zones"]:
+            owner = f" of {table['players'][zone['owner']]['name']}" if zone["owner"] is not None else ""
+            if zone["cards"]:
+                print(f"  {zone['title']}{owner}: " + ", ".join(c["text"] for c in zone["cards"]), file=out)
+            elif zone["count"]:
+                print(f"  {zone['title']}{owner}: {zone['count']} face down", file=out)
+
+    def _info(self, state, what, options):
+        pres = self._presentation(state)
+        card = None
+        if what.isdigit() and 1 <= int(what) <= len(options):
+            label = options[int(what) - 1].label   # a card, or an action naming one
+            card = next((w for w in [label] + label.split() if w in state.game.cards), label)
+        elif what:
+            card = what
+        if card not in state.game.cards:
+            print("info N shows the card behind option N; info CARD-ID any card by its id", file=self.stdout)
+            return
+        shown = pres.card(card)
+        print(f"{shown['text']} ({shown['kind']}): " +
+              ", ".join(f"{k} {v}" for k, v in shown["details"].items()), file=self.stdout)
 
     def _refuse(self, state, answer, options):
         """Say why `answer` is not legal: the refusing rule and its line, when there is one."""
         from ..engine.explain import refusal
         if not answer or answer.isdigit():
             print(f"'{answer}' is not an option: type a number from 1 to {len(options)} "
-                  f"or an option's exact text.", file=self.stdout)
+                  f"or an option's exact text (help: commands).", file=self.stdout)
             return
         print(refusal(state, answer).format(), file=self.stdout)
+
+
+class Telling:
+    """Wraps another seat's agent so the people at the table hear its decisions
+    (a secret one only as 'decided'; visible_event decides what each reads)."""
+
+    def __init__(self, inner, listeners):
+        self.inner, self.listeners = inner, listeners
+        self.name = getattr(inner, "name", "agent")
+
+    def choose(self, state):
+        option = self.inner.choose(state)
+        seat, secret = state.current_player(), state.pending.secret
+        label = getattr(option, "label", None)
+        if label is None:
+            label = state.legal_actions()[option].label if isinstance(option, int) else str(option)
+        for listener in self.listeners:
+            listener.hear_decision(seat, label, secret)
+        return option
+
+
+def at_the_table(agents: list, trace=None):
+    """(agents, trace) for a game with people: each human hears the others'
+    decisions and every change record; `trace` (another sink) still gets them."""
+    humans = [a for a in agents if isinstance(a, HumanAgent)]
+    if not humans:
+        return agents, trace
+    wrapped = [a if isinstance(a, HumanAgent) else Telling(a, humans) for a in agents]
+    for human in humans:   # people hear each other's decisions too
+        others = [h for h in humans if h is not human]
+        if others:
+            wrapped[agents.index(human)] = Telling(human, others)
+
+    def sink(record):
+        if trace is not None:
+            trace(record)
+        for human in humans:
+            human.hear(record)
+    return wrapped, sink

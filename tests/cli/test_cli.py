@@ -165,7 +165,7 @@ def test_human_agent_asks_again_on_bad_input():
                          stdin=answers)
     assert code == 0, err
     first_menu, rest = out.split("'xyz' is not", 1)
-    assert "P1, choose" in first_menu and "  1. 0" in first_menu and "  3. 2" in first_menu
+    assert "Choose a number (phase bets)" in first_menu and "  1. 0" in first_menu and "  3. 2" in first_menu
     assert "legal: 0, 1, 2" in rest.split("\n", 1)[0]          # the refusal says what is legal
     assert "'99' is not an option: type a number from 1 to 3" in out
     assert "'' is not an option" in out
@@ -187,7 +187,9 @@ def test_human_number_picks_the_option_by_position(tmp_path):
 def test_human_sees_only_its_own_hand():
     code, out, err = run("play", MARKET, "--players", 2, "--agents", "human,first", stdin="1\n" * 400)
     assert code == 0
-    assert "[hand@1] 2 hidden" in out and "[deck]" in out and "hidden" in out
+    assert "your hand: " in out
+    dealt = [line for line in out.splitlines() if "→ hand [P2]" in line]
+    assert dealt and all(line.strip().startswith("a card:") for line in dealt)
 
 
 def test_human_input_ends_early():
