@@ -188,7 +188,7 @@ def test_human_sees_only_its_own_hand():
     code, out, err = run("play", MARKET, "--players", 2, "--agents", "human,first", stdin="1\n" * 400)
     assert code == 0
     assert "your hand: " in out
-    dealt = [line for line in out.splitlines() if "→ hand [P2]" in line]
+    dealt = [line for line in out.splitlines() if "deck → hand [P2]" in line]   # dealt face down
     assert dealt and all(line.strip().startswith("a card:") for line in dealt)
 
 
