@@ -40,7 +40,13 @@ def _label(game) -> str:
 
 
 def compare(runs, players) -> dict:
-    """Summaries of both runs and the differences, as JSON data."""
+    """Summaries of both runs and the differences, as JSON data.
+
+    runs: two (game, records, seconds), A then B, records as simulate plays them.
+    Each row is {what, a, b, diff, ci95, effect: {name: "h" | "d", value}, p,
+    p_adjusted, significant}; `correction`, `alpha` and `tests` (the rows that
+    had something to test) say how the rows were judged.
+    """
     (game_a, rec_a, sec_a), (game_b, rec_b, sec_b) = runs
     a = [r for r in rec_a if "error" not in r]
     b = [r for r in rec_b if "error" not in r]
