@@ -541,7 +541,10 @@ def _render_png(dot: str, path: str):
     if shutil.which("dot") is None:
         raise _Usage("rulespec: error: --png needs Graphviz's `dot` on the PATH "
                      "(e.g. apt-get install graphviz); the DOT text was printed")
-    subprocess.run(["dot", "-Tpng", "-o", path], input=dot.encode(), check=True)
+    # A hex layout places every cell itself (pos, in points): neato -n2 keeps those
+    # places so the hexes tile; plain dot would lay them out again, spaced apart.
+    engine = ["-Kneato", "-n2"] if "pos=" in dot else []
+    subprocess.run(["dot", *engine, "-Tpng", "-o", path], input=dot.encode(), check=True)
 
 
 COMMANDS = {"validate": cmd_validate, "play": cmd_play, "simulate": cmd_simulate,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from html import escape
 
 COLOURS = ("#3b6ea8", "#d9822b")   # A, B
-W, H, PAD = 560, 220, 36
+W, H, PAD = 560, 220, 44
 
 
 def comparison_page(result, runs) -> str:
@@ -22,7 +22,7 @@ def comparison_page(result, runs) -> str:
         parts.append(f"<h2>Score distribution, seat {seat + 1}</h2>")
         parts.append(_histograms([[r["scores"][seat] for r in games] for games in ok]))
     parts.append("<h2>Game length (decisions per game)</h2>")
-    parts.append(_histograms([[r["decisions"] for r in games] for games in ok]))
+    parts.append(_histograms([[r["decisions"] for r in games] for games in ok], "decisions per game"))
     body = "\n".join(parts)
     return (f"<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>"
             f"{escape(result['game'])}: compare</title><style>"
@@ -66,7 +66,7 @@ def _svg(inner: str) -> str:
 def _wins_chart(result, players) -> str:
     """Bars of each seat's win rate for A and B, with interval whiskers."""
     summaries = [run["summary"]["wins"] for run in result["runs"]]
-    inner = [_axes(0.0, 1.0)]
+    inner = [_axes(0.0, 1.0, "seat", "win rate (share of games)")]
     slot = (W - 2 * PAD) / max(1, players)
     for seat in range(players):
         for k, wins in enumerate(summaries):
@@ -81,19 +81,23 @@ def _wins_chart(result, players) -> str:
             lo, hi = _y(w["ci95"][0], 0, 1), _y(w["ci95"][1], 0, 1)
             cx = x + bar / 2
             inner.append(f"<line x1='{cx:.1f}' x2='{cx:.1f}' y1='{lo:.1f}' y2='{hi:.1f}' stroke='#000'/>")
-        inner.append(f"<text x='{PAD + seat * slot + slot / 2:.1f}' y='{H - 8}' "
-                     f"text-anchor='middle'>seat {seat + 1}</text>")
+        inner.append(f"<text x='{PAD + seat * slot + slot / 2:.1f}' y='{H - PAD + 14}' "
+                     f"text-anchor='middle'>{seat + 1}</text>")
     return _svg("".join(inner))
 
 
-def _histograms(samples) -> str:
-    """Two overlaid histograms on shared bins."""
+def _histograms(samples, x_title: str = "score (points)") -> str:
+    """One or two overlaid histograms on shared bins: x is `x_title`, y the share of
+    games. When every game has the same value, one narrow bar stands at it (a bin
+    as wide as the chart would read as a solid block) and the chart says so."""
     values = [v for s in samples for v in s if isinstance(v, (int, float))]
     if not values:
         return "<p>(no games)</p>"
     low, high = min(values), max(values)
-    bins = 20 if high > low else 1
-    width = (high - low) / bins or 1
+    if high == low:
+        return _single_value(samples, low, x_title)
+    bins = 20
+    width = (high - low) / bins
     counts = []
     for s in samples:
         c = [0] * bins
@@ -101,7 +105,7 @@ def _histograms(samples) -> str:
             c[min(bins - 1, int((v - low) / width))] += 1
         counts.append([x / max(1, len(s)) for x in c])
     top = max(max(c) for c in counts) or 1
-    inner = [_axes(0, top)]
+    inner = [_axes(0, top, x_title, "share of games", percent=True)]
     bar = (W - 2 * PAD) / bins
     for k, c in enumerate(counts):
         for i, share in enumerate(c):
@@ -110,8 +114,22 @@ def _histograms(samples) -> str:
                          f"height='{_y(0, 0, top) - y:.1f}' fill='{COLOURS[k]}' fill-opacity='0.5'>"
                          f"<title>{low + i * width:.3g}..{low + (i + 1) * width:.3g}: "
                          f"{share:.1%}</title></rect>")
-    inner.append(f"<text x='{PAD}' y='{H - 8}'>{low:.4g}</text>")
-    inner.append(f"<text x='{W - PAD}' y='{H - 8}' text-anchor='end'>{high:.4g}</text>")
+    inner.append(f"<text x='{PAD}' y='{H - PAD + 14}' text-anchor='middle'>{low:.4g}</text>")
+    inner.append(f"<text x='{W - PAD}' y='{H - PAD + 14}' text-anchor='middle'>{high:.4g}</text>")
+    return _svg("".join(inner))
+
+
+def _single_value(samples, value, x_title) -> str:
+    inner = [_axes(0, 1, x_title, "share of games", percent=True)]
+    middle, bar = W / 2, (W - 2 * PAD) / 20
+    for k, s in enumerate(samples):
+        if s:
+            x = middle - bar / 2 + k * bar * 0.3
+            inner.append(f"<rect x='{x:.1f}' y='{_y(1, 0, 1):.1f}' width='{bar:.1f}' "
+                         f"height='{_y(0, 0, 1) - _y(1, 0, 1):.1f}' fill='{COLOURS[k]}' fill-opacity='0.5'>"
+                         f"<title>{value:.4g}: 100%</title></rect>")
+    inner.append(f"<text x='{middle:.1f}' y='{H - PAD + 14}' text-anchor='middle'>{value:.4g}</text>")
+    inner.append(f"<text x='{middle + bar:.1f}' y='{PAD + 12}'>every game: {value:.4g}</text>")
     return _svg("".join(inner))
 
 
@@ -119,12 +137,17 @@ def _y(value, low, high) -> float:
     return H - PAD - (value - low) / ((high - low) or 1) * (H - 2 * PAD)
 
 
-def _axes(low, high) -> str:
+def _axes(low, high, x_title: str, y_title: str, percent: bool = False) -> str:
+    """Both axes with their end values and titles (units in the titles)."""
     base, top = _y(low, low, high), _y(high, low, high)
+    tick = (lambda v: f"{v:.0%}") if percent else (lambda v: f"{v:.3g}")
     return (f"<line x1='{PAD}' x2='{W - PAD}' y1='{base:.1f}' y2='{base:.1f}' stroke='#888'/>"
             f"<line x1='{PAD}' x2='{PAD}' y1='{base:.1f}' y2='{top:.1f}' stroke='#888'/>"
-            f"<text x='{PAD - 4}' y='{top + 4:.1f}' text-anchor='end'>{high:.3g}</text>"
-            f"<text x='{PAD - 4}' y='{base:.1f}' text-anchor='end'>{low:.3g}</text>")
+            f"<text x='{PAD - 4}' y='{top + 4:.1f}' text-anchor='end'>{tick(high)}</text>"
+            f"<text x='{PAD - 4}' y='{base:.1f}' text-anchor='end'>{tick(low)}</text>"
+            f"<text class='axis-title' x='{W / 2:.0f}' y='{H - 4}' text-anchor='middle'>{escape(x_title)}</text>"
+            f"<text class='axis-title' transform='translate(11,{(base + top) / 2:.0f}) rotate(-90)' "
+            f"text-anchor='middle'>{escape(y_title)}</text>")
 
 
 def summary_page(summary, records) -> str:
@@ -147,7 +170,7 @@ def summary_page(summary, records) -> str:
         parts.append(f"<h2>Score distribution, seat {seat + 1}</h2>")
         parts.append(_histograms([[r["scores"][seat] for r in ok]]))
     parts.append("<h2>Game length (decisions per game)</h2>")
-    parts.append(_histograms([[r["decisions"] for r in ok]]))
+    parts.append(_histograms([[r["decisions"] for r in ok]], "decisions per game"))
     return (f"<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>{escape(title)}: report"
             "</title><style>body{font-family:sans-serif;max-width:760px;margin:2em auto;color:#222}"
             "table{border-collapse:collapse}td,th{padding:2px 8px;text-align:right}"

@@ -3,7 +3,7 @@
 A static board draws itself (`Board.to_dot`). A layout (see `hex_layout`) lives in
 the state, so drawing one needs a state: `board_dot` takes a State, or a Game and
 plays its set-up up to the first decision, then draws one seat's layout with each
-hex at its place (neato: `dot -Kneato -n -Tpng`), filled with its colour and
+hex at its place (`dot -Kneato -n2 -Tpng`: the positions are kept, so the hexes tile), filled with its colour and
 labelled with what covers it.
 """
 from __future__ import annotations
@@ -119,9 +119,11 @@ def _zone_of(board, cell):
 
 
 def _centre(q, r):
-    """Flat-topped hexes: a column per q, half a hex lower for each step right."""
-    x = 1.5 * HEX_SIZE * q
-    y = -math.sqrt(3) * HEX_SIZE * (r + q / 2)
+    """Flat-topped hexes tiled edge to edge: a column per q, half a hex lower for
+    each step right. In points (1/72 inch), as `neato -n` reads `pos`: neighbours'
+    centres are exactly one hex height (sqrt(3) * HEX_SIZE inches) apart."""
+    x = 72 * 1.5 * HEX_SIZE * q
+    y = -72 * math.sqrt(3) * HEX_SIZE * (r + q / 2)
     return x, y
 
 
