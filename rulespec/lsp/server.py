@@ -18,6 +18,7 @@ from . import features
 from .project import Project
 
 DEBOUNCE = 0.15   # seconds of quiet after a change before the file is checked again
+INDEX_DELAY = 0.2   # ... and after its diagnostics, before its names are indexed
 
 
 class RulespecServer(LanguageServer):
@@ -27,7 +28,8 @@ class RulespecServer(LanguageServer):
         super().__init__("rulespec", "0.1.0",
                          text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
         self.project = Project()
-        self.pending: dict[str, asyncio.TimerHandle] = {}
+        self.pending: dict[str, asyncio.TimerHandle] = {}    # checks waiting for a pause
+        self.indexing: dict[str, asyncio.TimerHandle] = {}   # indexing waiting for a pause
         self.debounce = DEBOUNCE
 
 
@@ -76,6 +78,10 @@ def publish(ls: RulespecServer, uri: str) -> None:
         diagnostics=[lsp.Diagnostic(range=_range(d.line, d.start, d.end_line, d.end),
                                     message=d.message, severity=lsp.DiagnosticSeverity.Error,
                                     source="rulespec") for d in a.diagnostics]))
+    try:   # index the names once typing pauses: the next question finds the index ready
+        ls.indexing[uri] = asyncio.get_running_loop().call_later(INDEX_DELAY, lambda: a.occurrences)
+    except RuntimeError:
+        pass
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
@@ -92,9 +98,9 @@ def did_save(ls: RulespecServer, params: lsp.DidSaveTextDocumentParams):
 async def did_change(ls: RulespecServer, params: lsp.DidChangeTextDocumentParams):
     uri = params.text_document.uri
     ls.project.set_text(_file(uri), ls.workspace.get_text_document(uri).source)
-    old = ls.pending.pop(uri, None)
-    if old is not None:
-        old.cancel()
+    for waiting in (ls.pending.pop(uri, None), ls.indexing.pop(uri, None)):
+        if waiting is not None:
+            waiting.cancel()
     ls.pending[uri] = asyncio.get_running_loop().call_later(ls.debounce, publish, ls, uri)
 
 
