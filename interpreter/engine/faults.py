@@ -242,31 +242,28 @@ def _index_message(container, key, e, st) -> str:
 
 
 def _expressions(node):
-    """The expressions a statement evaluates itself (not those of nested blocks)."""
+    """The expressions a statement evaluates itself, in order (not those of the
+    blocks nested in it); an expression is its own."""
     if not isinstance(node, (ast.Assign, ast.AugAssign, ast.CallStmt, ast.If, ast.While,
                              ast.For, ast.Secretly, ast.Return, ast.Signal, ast.ChooseOne,
                              ast.ChooseNumber, ast.ChooseSeveral, ast.Menu, ast.Turn,
                              ast.Auction)):
-        return [node]   # an expression
+        return [node]
+    if isinstance(node, ast.Menu):
+        return [node.by] + [o.cond for o in node.options if o.cond is not None]
     out = []
     for slot in node.__slots__:
-        if slot in ("body", "orelse", "options") and not (slot == "options" and
-                                                          not isinstance(node, ast.Menu)):
-            continue
         value = getattr(node, slot)
-        if slot == "target" and isinstance(value, (ast.Attr, ast.Index)):
-            out.append(value.obj)       # what the statement stores into must exist
+        if slot in ("body", "orelse"):
+            continue
+        if slot == "target":    # what is stored into must exist: `p` of `p.coins = ...`
+            if isinstance(value, (ast.Attr, ast.Index)):
+                out.append(value.obj)
             if isinstance(value, ast.Index):
                 out.append(value.key)
-            if isinstance(node, ast.AugAssign):
-                out.append(value)
-            continue
-        if slot == "target":
-            if isinstance(node, ast.AugAssign):
-                out.append(value)
             continue
         out.extend(ast._children(value))
-    if isinstance(node, ast.AugAssign):
+    if isinstance(node, ast.AugAssign):   # `x += v` reads x and adds v
         out.append(ast.Arith(node.line, node.col, node.target, node.op[0], node.value))
     return out
 

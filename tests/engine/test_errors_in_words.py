@@ -70,6 +70,12 @@ def test_type_error_names_both_values_and_their_kinds():
     assert (error.line, error.col) == (22, 7)         # the sum, inside `n = n + 1`
 
 
+def test_an_update_names_the_value_it_reads():
+    error = _error("  n += 1\n", inject={"n": "salt"})
+    assert error.message == 'cannot add "salt" (text) and 1 (a number) (in the flow)'
+    assert (error.line, error.col) == (22, 3)
+
+
 def test_compare_of_different_kinds_in_words():
     error = _error("  if n < 3:\n      n = 1\n", inject={"n": [1, 2, 3]})
     assert error.message == "cannot compare [1, 2, 3] (a list) with 3 (a number) using < (in the flow)"
