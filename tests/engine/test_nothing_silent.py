@@ -179,3 +179,16 @@ def test_a_person_is_not_told_another_seats_forced_option_nor_a_secret_one():
     assert lines[0].strip().startswith("P2 must: its only option")
     assert lines[1].strip().startswith("P1 must: its only option")
     assert lines[2].strip().startswith("P1 must: done")
+
+
+def test_play_trace_shows_forced_decisions_passes_and_log_lines(tmp_path):
+    spec = tmp_path / "stuck.yaml"
+    spec.write_text(STUCK.replace("while true:", "if true:"))
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["play", str(spec), "--players", "2", "--agents", "first", "--trace"],
+                stdout=out, stderr=err)
+    assert code == 0, err.getvalue()
+    trace = out.getvalue()
+    for line in ("P1 chooses spend", "log: spent one", "P1 must: done", "P2 must: spend",
+                 "P1 has no legal action in `turn`: passes", "P2 has no legal action in `turn`: passes"):
+        assert line in trace
