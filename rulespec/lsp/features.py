@@ -338,7 +338,10 @@ def _kind_of(a: Analysis, symbol) -> str:
     if symbol[0] in ("constant", "zone"):
         from .. import ast
         kind = kinds.kind_of(ast.Name(1, 1, symbol[-1]), a.names, set())
-        return _PHRASES.get(kind, "")
+        if kind is None or isinstance(kind, str):
+            return _PHRASES.get(kind, "")
+        return str(kind)   # issue 12's Kind objects say themselves: 'a list of numbers'
+
     decl = _decl_value(a, symbol)
     start = decl.get("start") if isinstance(decl, dict) else decl
     for python_type, phrase in ((bool, "true or false"), (int, "a number"), (list, "a list"),

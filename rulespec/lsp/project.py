@@ -200,22 +200,42 @@ def _analyze_spec(result: Analysis) -> None:
 def _pipeline(spec):
     """(names, rules, errors) as validate finds them; names None when the shape is too broken.
 
-    Like validate, rule errors are reported only when the shape is right; the
+    The same steps as rulespec.validate, in its order, with parsing cached; like
+    validate, rule errors are reported only when the shape is right, but the
     names and rules are still gathered (for completion) when they can be.
+    tests/lsp/test_same_as_validate.py keeps the two equal.
     """
     errors = schema.validate(spec)
     try:
         names = check.Names.of(spec.data)
         rules = check.dsl_fields(spec.data, names)
-        parsed, parse_errors = check.parse_rules(spec, names, rules, parse=cached_parse)
+        if errors:
+            check.parse_rules(spec, names, rules, parse=cached_parse)   # trees, for the index
     except Exception:   # a shape the schema refused: no symbol table to offer
         if not errors:
             raise
         return None, [], errors
     if errors:
         return names, rules, errors
-    broken = [e.broken_rule for e in parse_errors if hasattr(e, "broken_rule")]
-    return names, rules, parse_errors + check.check(spec, parsed, names, broken=broken)
+    return names, rules, _checks(spec, names, rules)
+
+
+def _checks(spec, names, rules) -> list[RulespecError]:
+    """validate's steps after the shape: start values, parsing, names, kinds.
+    (values.resolve and infer.infer are issue 12's kind checks, where present.)"""
+    try:
+        from .. import infer, values
+    except ImportError:
+        infer = values = None
+    errors = values.resolve(spec, names) if values else []
+    parsed, more = check.parse_rules(spec, names, rules, parse=cached_parse)
+    errors += more
+    broken = [e.broken_rule for e in more if hasattr(e, "broken_rule")]
+    unread = {e.path for e in errors} if values else set()   # a refused value needs no second error
+    errors += [e for e in check.check(spec, parsed, names, broken=broken) if e.path not in unread]
+    if infer:
+        errors += infer.infer(spec, parsed, names)[1]
+    return errors
 
 
 def _variants(spec) -> list[str]:
