@@ -59,8 +59,10 @@ def build_parser() -> argparse.ArgumentParser:
     v = sub.add_parser("validate", help="check spec files; print FILE:LINE:COL errors",
                        description="Check specs: shape, rules, names, kinds of value.")
     v.add_argument("files", nargs="+", metavar="FILE", help="spec files (YAML)")
-    v.add_argument("--variant", help="check with this variant applied")
-    v.add_argument("--all-variants", action="store_true", help="check the base and every variant")
+    v.add_argument("--variant", help="check only with this variant applied (default: the base "
+                                      "and every variant)")
+    v.add_argument("--all-variants", action="store_true",
+                   help="check the base and every variant (the default)")
     v.add_argument("--format", choices=["text", "json", "github"], default="text",
                    help="text: FILE:LINE:COL lines; json: a list of objects; github: Actions "
                         "annotations (default: %(default)s)")
@@ -200,11 +202,16 @@ def cmd_validate(args, out, err, stdin) -> int:
     problems, listed = [], []
     for file in args.files:
         variants = _variants_to_check(file, args)
+        in_base: set = set()
         for variant in variants:
             try:
                 checked = validate(file, variant=variant)
             except RulespecError as e:
-                problems.extend(getattr(e, "errors", [e]))
+                found = getattr(e, "errors", [e])
+                if variant is None:
+                    in_base = {p.format() for p in found}
+                problems.extend(_in_variant(p, variant) for p in found if p.format() not in in_base
+                                or variant is None)
                 continue
             if args.assumptions and variant == variants[0]:
                 listed.extend((file, a) for a in checked.spec.assumptions)
@@ -234,8 +241,18 @@ def _assumption_line(file, a, fmt) -> str:
     return f"{file}:{a.line}:{a.col}: assumed: {a.path} = {value} — {a.reason}"
 
 
+def _in_variant(problem, variant):
+    """An error seen with a variant applied (and not in the base) names the variant."""
+    if variant is None:
+        return problem
+    from rulespec.errors import RulespecError
+    return RulespecError(f"{problem.message} [variant {variant}]", problem.file, problem.line,
+                         problem.col, problem.path)
+
+
 def _variants_to_check(file, args) -> list:
-    if not args.all_variants:
+    """The base and every variant, or the one `--variant` names."""
+    if args.variant is not None:
         return [args.variant]
     from rulespec.errors import RulespecError
     from rulespec.loader import load_spec

@@ -19,21 +19,28 @@ class Checked:
     spec: object            # rulespec.loader.Spec
     names: object           # rulespec.check.Names
     rules: list             # rulespec.check.Rule, each with its parsed tree
+    kinds: object = None    # rulespec.infer.KindTable: the kind of every name and expression
 
 
 def validate(source, variant: str | None = None, text: str | None = None) -> Checked:
     """Run the whole pipeline; raise SpecErrors listing every problem found."""
-    from . import check, loader, schema
+    from . import check, infer, loader, schema, values
 
     spec = loader.load_spec(source, variant=variant, text=text)
     errors = schema.validate(spec)
     if errors:
         raise SpecErrors(errors)
     names = check.Names.of(spec.data)
-    rules, errors = check.parse_rules(spec, names)
-    errors += check.check(spec, rules, names,
-                          broken=[e.broken_rule for e in errors if hasattr(e, "broken_rule")])
+    errors = values.resolve(spec, names)
+    rules, more = check.parse_rules(spec, names)
+    errors += more
+    unread = {e.path for e in errors}     # a value already refused needs no second error
+    errors += [e for e in check.check(spec, rules, names,
+                                      broken=[e.broken_rule for e in more if hasattr(e, "broken_rule")])
+               if e.path not in unread]
+    kinds, more = infer.infer(spec, rules, names)
+    errors += more
     if errors:
         errors.sort(key=lambda e: (e.line or 0, e.col or 0))
         raise SpecErrors(errors)
-    return Checked(spec, names, rules)
+    return Checked(spec, names, rules, kinds)

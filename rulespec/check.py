@@ -10,7 +10,7 @@ import re
 
 from dataclasses import dataclass, field
 
-from . import ast, kinds
+from . import ast
 from .builtins import KEYWORDS, SIGNATURES
 from .scope import CARD_FIELDS, LAYOUT_FIELDS, RESULT_KEYS, assigned_names, for_variable  # noqa: F401
 from .dsl import KEYWORDS as RESERVED, parse_expression, parse_statements
@@ -278,7 +278,6 @@ class _RuleChecker:
 
     def visit_call(self, node, scope):
         self._check_call(node, node.func, len(node.args), node.kwargs, statement=False)
-        self._check_kinds(node, scope)
         for arg in node.args:
             self.visit(arg, scope)
         for key, arg in node.kwargs.items():
@@ -288,7 +287,6 @@ class _RuleChecker:
     def visit_call_stmt(self, node, scope):
         call = node.call
         self._check_call(call, call.func, len(call.args), call.kwargs, statement=True)
-        self._check_kinds(call, scope)
         for arg in call.args:
             self.visit(arg, scope)
         for key, arg in call.kwargs.items():
@@ -303,21 +301,6 @@ class _RuleChecker:
                 self.visit(arg, scope)
             self.visit(node.target, scope)
             return False
-
-    def _check_kinds(self, call, scope):
-        for arg, message in kinds.argument_errors(call, self.names, scope):
-            self.error(arg, message)
-
-    def visit_arith(self, node, scope):
-        self._check_operator(node, scope)
-
-    def visit_compare(self, node, scope):
-        self._check_operator(node, scope)
-
-    def _check_operator(self, node, scope):
-        message = kinds.operator_error(node, self.names, scope)
-        if message:
-            self.error(node, message)
 
     def _check_call(self, node, func, nargs, kwargs, statement):
         n = self.names
@@ -404,6 +387,7 @@ def _check_references(spec, names: Names) -> list[RulespecError]:
                                      f"{did_you_mean(str(on), names.signals)}",
                                      ("triggers", trig_name, "on")))
     errors.extend(_check_cards(spec, data))
+    errors.extend(_check_players(spec, data))
     errors.extend(_check_starts(spec, data))
     for name in set(data.get("phases") or {}) & set(names.procedures):
         errors.append(spec.error(f"'{name}' is both a phase and a procedure", ("procedures", name)))
@@ -411,16 +395,44 @@ def _check_references(spec, names: Names) -> list[RulespecError]:
 
 
 def _check_cards(spec, data) -> list[RulespecError]:
-    """Each physical card needs its own id: a name used twice makes two cards one."""
-    errors, seen = [], {}
+    """Each physical card needs its own id, made as the engine makes it: the name,
+    or `name#1`, `name#2`... for copies; two cards with one id would be one card."""
+    errors, seen, per_zone = [], {}, {}
     for kind, decl in (data.get("cards") or {}).items():
         for i, entry in enumerate(decl.get("list") or []):
             name = entry.get("name") if isinstance(entry, dict) else None
-            if name in seen:
-                errors.append(spec.error(f"two cards are called '{name}' (first in {seen[name]}); "
-                                         f"use `count:` for copies", ("cards", kind, "list", i, "name")))
-            seen.setdefault(name, kind)
+            count = entry.get("count", 1) if isinstance(entry, dict) else 1
+            ids = [str(name)] if count == 1 else [f"{name}#{n}" for n in range(1, count + 1)]
+            for cid in ids:
+                if cid in seen:
+                    first_kind, first_name = seen[cid]
+                    if cid == str(name) == first_name:
+                        message = (f"two cards are called '{name}' (first in cards.{first_kind}); "
+                                   f"use `count:` for copies")
+                    else:
+                        message = (f"two cards would have the id '{cid}' ('{first_name}' in "
+                                   f"cards.{first_kind}, and '{name}' here): copies of a card are "
+                                   f"numbered name#1, name#2..., so rename one")
+                    errors.append(spec.error(message, ("cards", kind, "list", i, "name")))
+                    break
+                seen[cid] = (kind, str(name))
+            zone = decl.get("in")
+            per_zone[zone] = per_zone.get(zone, 0) + len(ids)
+    for zone, held in per_zone.items():
+        limit = ((data.get("zones") or {}).get(zone) or {}).get("limit")
+        if isinstance(limit, int) and held > limit:
+            errors.append(spec.error(f"{held} cards start in zone '{zone}', over its limit of {limit}",
+                                     ("zones", zone, "limit")))
     return errors
+
+
+def _check_players(spec, data) -> list[RulespecError]:
+    players = data.get("players") or {}
+    low, high = players.get("min"), players.get("max")
+    if isinstance(low, int) and isinstance(high, int) and low > high:
+        return [spec.error(f"players: min {low} is more than max {high}, so no game can be played",
+                           ("players", "max"))]
+    return []
 
 
 def _check_starts(spec, data) -> list[RulespecError]:
@@ -432,7 +444,12 @@ def _check_starts(spec, data) -> list[RulespecError]:
                 continue
             start, low, high, one_of = (decl.get(k) for k in ("start", "min", "max", "one_of"))
             problem = None
-            if isinstance(start, int) and low is not None and start < low:
+            if isinstance(low, int) and isinstance(high, int) and low > high:
+                errors.append(spec.error(f"{name}: min {low} is more than max {high}",
+                                         (section, name, "max")))
+            if isinstance(start, bool):
+                pass
+            elif isinstance(start, int) and low is not None and start < low:
                 problem = f"starts at {start}, below its minimum {low}"
             elif isinstance(start, int) and high is not None and start > high:
                 problem = f"starts at {start}, above its maximum {high}"

@@ -415,7 +415,7 @@ class _Converter:
         if node.tag == _STD + "merge" and not node.explicit_tag:
             self.error("merge keys ('<<') are not supported", node, path)
             return _BAD
-        key = self.scalar_value(node, path)
+        key = self.scalar_value(node, path, key=True)
         if key is _BAD:
             return _BAD
         if isinstance(key, bool) or not isinstance(key, (str, int)):
@@ -432,7 +432,7 @@ class _Converter:
             self.spec.scalars[path] = self.scalar_info(node)
         return value
 
-    def scalar_value(self, node, path):
+    def tagged_value(self, node, path):
         """The scalar's value by its tag; only the standard scalar tags convert."""
         tag, text = node.tag, node.value
         if node.explicit_tag and tag not in _SCALAR_TAGS:
@@ -452,6 +452,23 @@ class _Converter:
             self.error(f"not a valid {_short_tag(tag)} value: {text!r}", node, path)
             return _BAD
         return text   # str, and implicit timestamp / merge / value stay strings
+
+    def scalar_value(self, node, path, key=False):
+        """The scalar's value; a plain scalar that YAML 1.1 and 1.2 read differently
+        (`08`, `010`, `1:30`, `yes`) is refused with its fix, so the value never
+        depends on which YAML a reader speaks. Keys keep `on:` and friends, which
+        the spec format itself uses (a trigger's `on:`)."""
+        value = self.tagged_value(node, path)
+        if value is _BAD or node.style or node.explicit_tag:
+            return value
+        yaml11 = _yaml11(node, value)
+        if key and isinstance(yaml11, bool) and isinstance(value, str):
+            return value
+        problem = _ambiguous(node.value, yaml11)
+        if problem:
+            self.error(problem, node, path)
+            return _BAD
+        return value
 
     def scalar_info(self, node) -> ScalarInfo:
         line, col = _pos(node)
@@ -526,6 +543,51 @@ def _value_position(chars, where, line: int, col: int) -> tuple[int, int]:
         last_line, last_col = where[-1]
         return last_line, last_col + 1
     return where[max(0, offset)]
+
+
+# YAML 1.2's core schema, for plain scalars (https://yaml.org/spec/1.2.2/#1032-tag-resolution)
+_CORE_INT = re.compile(r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+")
+_CORE_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?"
+                         r"|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)")
+_CORE_NULL = {"null", "Null", "NULL", "~", ""}
+
+
+def _yaml12(text: str):
+    """What YAML 1.2's core schema makes of a plain scalar."""
+    if text in _CORE_NULL:
+        return None
+    if text in _BOOLS:
+        return _BOOLS[text]
+    if _CORE_INT.fullmatch(text):
+        base = {"0o": 8, "0x": 16}.get(text[:2], 10)
+        return int(text[2:] if base != 10 else text, base)
+    if _CORE_FLOAT.fullmatch(text):
+        return float(text.replace(".", "", 1) if text[-1].isalpha() else text)   # .inf, .nan
+    return text
+
+
+def _yaml11(node, value):
+    """What YAML 1.1 (PyYAML's resolver) makes of it: the loader's value, except that
+    the loader already reads booleans the 1.2 way."""
+    if node.tag == _STD + "bool":
+        return _CONSTRUCT.construct_yaml_bool(node)
+    return value
+
+
+def _ambiguous(text: str, yaml11) -> str | None:
+    """The error for a plain scalar that YAML 1.1 and 1.2 read differently, or None."""
+    yaml12 = _yaml12(text)
+    if type(yaml11) is type(yaml12) and repr(yaml11) == repr(yaml12):
+        return None
+
+    def reading(v):
+        if isinstance(v, str):
+            return "text"
+        return "none" if v is None else str(v).lower() if isinstance(v, bool) else str(v)
+    meant = yaml11 if isinstance(yaml12, str) else yaml12
+    fix = f"quote it ('{text}') for text, or write {reading(meant)}"
+    return (f"{text!r} means {reading(yaml11)} to YAML 1.1 but {reading(yaml12)} to YAML 1.2: "
+            f"{fix}")
 
 
 def _folded_position(source: str, info: ScalarInfo, line: int, col: int) -> tuple[int, int]:

@@ -29,6 +29,10 @@ _ARITH = {"+", "-", "*", "//", "%"}
 _SIMPLE = re.compile(r"_[vak]\d+|_pl\d+|env\[_k\d+\]|st\.g\[_k\d+\]"
                      r"|st\.pv\[_k\d+\]\[(_[va]\d+|_pl\d+|env\[_k\d+\])\]")
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
+# AST levels one generated function holds. Python's parser refuses more than 200
+# nested brackets and a level writes at most three, so a deeper expression is cut
+# into parts, each its own generated function, called with the locals it may read.
+SPLIT_DEPTH = 40
 
 
 class ExpressionSource:
@@ -50,6 +54,8 @@ class ExpressionSource:
         self.consts: dict = {}
         self.counter = 0
         self.locals: dict = {}      # comprehension variable -> python identifier
+        self.depth = 0              # AST levels of the generated function being written
+        self.has_env = True         # whether the code being written has `env` in scope
         n = self.names
         # keys a map value can have: a constant map's, an auction result's, a layout cell's
         self._map_keys = ({str(k) for v in n.constants.values() if isinstance(v, dict) for k in v}
@@ -76,10 +82,11 @@ class ExpressionSource:
             idents = [self.fresh("a") for _ in params]
             saved = dict(self.locals)
             self.locals.update(zip(params, idents))
+            self.has_env = False
             try:
                 source = self.source(node, scope)
             finally:
-                self.locals = saved
+                self.locals, self.has_env = saved, True
             code = compile(f"lambda st{''.join(', ' + i for i in idents)}: {source}",
                            f"<rulespec function {name}>", "eval")
             fn = eval(code, self.ns)  # noqa: S307 — source built only from generated identifiers
@@ -129,6 +136,7 @@ class ExpressionSource:
             return None
         saved = dict(self.locals)
         self.locals["player"] = player = self.fresh("pl")
+        self.has_env = False
         try:
             if var is None:
                 source = "[None]" if when is None else f"([None] if {self.source(when, scope)} else [])"
@@ -138,7 +146,7 @@ class ExpressionSource:
                 cond = f" if {self.source(when, scope | {var})}" if when is not None else ""
                 source = f"[{value} for {value} in _items(st, {iterable}){cond}]"
         finally:
-            self.locals = saved
+            self.locals, self.has_env = saved, True
         code = compile(f"lambda st, {player}: {source}", f"<rulespec candidates {self.counter}>", "eval")
         return eval(code, self.ns)  # noqa: S307 — source built only from generated identifiers
 
@@ -158,10 +166,31 @@ class ExpressionSource:
         return name
 
     def source(self, node, scope) -> str:
+        if self.depth >= SPLIT_DEPTH:
+            return self.part(node, scope)
         method = getattr(self, "src_" + node.rule, None)
         if method is None:
             return self.fallback(node, scope)
-        return method(node, scope)
+        self.depth += 1
+        try:
+            return method(node, scope)
+        finally:
+            self.depth -= 1
+
+    def part(self, node, scope) -> str:
+        """`node` as a generated function of its own, and the call to it: the state,
+        env (or None where the code has none) and every local it may read."""
+        saved, self.depth = self.depth, 0
+        try:
+            body = self.source(node, scope)
+        finally:
+            self.depth = saved
+        args = ["st", "env" if self.has_env else "None", *self.locals.values()]
+        params = ["st", "env", *self.locals.values()]
+        name = self.fresh("part")
+        code = compile(f"lambda {', '.join(params)}: {body}", f"<rulespec part {name}>", "eval")
+        self.ns[name] = eval(code, self.ns)  # noqa: S307 — source built only from generated identifiers
+        return f"{name}({', '.join(args)})"
 
     def fallback(self, node, scope) -> str:
         closure = getattr(self.compiler, node.rule)(node, scope)

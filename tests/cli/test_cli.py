@@ -410,3 +410,24 @@ def test_schema_path_names_the_installed_schema_file():
     assert os.path.isabs(path) and path.endswith("spec.schema.json")
     with open(path, encoding="utf-8") as f:
         assert json.load(f)["title"]
+
+
+def test_validate_checks_every_variant_and_names_the_one_in_error(tmp_path):
+    spec = tmp_path / "v.yaml"
+    spec.write_text("game: T\nplayers: {min: 2, max: 2}\nglobals:\n  coins: 3\nflow: |\n"
+                    "  coins = coins + 1\nvariants:\n  rich:\n    changes:\n"
+                    "      flow: coins = \"lots\"\n  poor:\n    changes:\n      flow: coins = 0\n")
+    code, out, err = run("validate", spec)
+    assert code == 1
+    assert out == (f"{spec}:10:21: error: cannot store a text in coins (coins: a number, declared "
+                   f"at 4:3) [variant rich] [$.flow]\n")
+    assert run("validate", "--variant", "poor", spec)[0] == 0
+    assert run("validate", "--variant", "rich", spec)[0] == 1
+
+
+def test_validate_reports_a_base_error_once_not_per_variant(tmp_path):
+    spec = tmp_path / "v.yaml"
+    spec.write_text("game: T\nplayers: {min: 2, max: 2}\nflow: x = nope\n"
+                    "variants:\n  a: {changes: {}}\n  b: {changes: {}}\n")
+    code, out, err = run("validate", spec)
+    assert code == 1 and out.count("unknown name 'nope'") == 1 and "[variant" not in out

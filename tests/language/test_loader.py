@@ -54,10 +54,26 @@ def one_error(text, variant=None) -> RulespecError:
 
 
 def test_plain_data_and_yaml12_booleans():
-    spec = load("game: X\non: sold\nwhen: 2001-01-01\nflag: true\nword: yes\nn: 0x10\n")
+    spec = load("game: X\non: sold\nwhen: 2001-01-01\nflag: true\nword: 'yes'\nn: 0x10\n")
     assert spec.data == {"game": "X", "on": "sold", "when": "2001-01-01",
                          "flag": True, "word": "yes", "n": 16}
     assert spec.file == "market.yaml" and spec.source.startswith("game: X")
+
+
+@pytest.mark.parametrize("text, fix", [
+    ("08", "write 8"), ("010", "write 10"), ("1:30", "write 90"), ("yes", "write true"),
+    ("on", "write true"), ("1_000", "write 1000"), ("0o17", "write 15"), ("Off", "write false"),
+])
+def test_scalars_yaml_11_and_12_read_differently_are_refused(text, fix):
+    err = one_error(f"game: X\nn: [1, {text}]\n")
+    assert (err.line, err.col) == (2, 8)
+    assert f"'{text}' means" in err.message and "quote it" in err.message and fix in err.message
+
+
+@pytest.mark.parametrize("text, value", [("'08'", "08"), ("8", 8), ("0x1F", 31), ("-3", -3),
+                                         ("1.5", 1.5), ("~", None), ('"yes"', "yes")])
+def test_scalars_both_yamls_agree_on_load(text, value):
+    assert load(f"game: X\nn: {text}\non: 1\n").data == {"game": "X", "n": value, "on": 1}
 
 
 def test_marks_of_nested_keys_and_list_items():
