@@ -40,7 +40,6 @@ from dataclasses import dataclass, replace
 
 from . import ast
 from .builtins import SIGNATURES
-from .scope import CARD_FIELDS, LAYOUT_FIELDS, RESULT_KEYS
 
 
 # ------------------------------------------------------------------------- kinds
@@ -51,8 +50,8 @@ class Kind:
     items of an empty list: fits anything, learns from use). item: a list's
     items or a map's values; key: a map's keys; none: it may be none."""
     base: str
-    item: "Kind | None" = None
-    key: "Kind | None" = None
+    item: Kind | None = None
+    key: Kind | None = None
     none: bool = False
 
     def __str__(self) -> str:
@@ -134,7 +133,7 @@ def fits(value: Kind, wanted: Kind) -> bool:
     if not known(value) or not known(wanted):
         return True
     if value.base == "none":
-        return wanted.none
+        return wanted.none or wanted.base == "none"
     if _FAMILY[value.base] != _FAMILY[wanted.base]:
         return False
     if value.base in ("list", "map"):
@@ -239,8 +238,7 @@ def _same_list(args, kw) -> Kind:
 
 def _extreme(args, kw) -> Kind:
     if len(args) == 1:
-        item = _item(args[0])
-        return or_none(item) if "by" not in kw else or_none(item)
+        return or_none(_item(args[0]))   # none for an empty list
     out = NOTHING
     for a in args:
         out = join(out, a)
@@ -331,3 +329,29 @@ def accepts(value: Kind, wanted) -> bool:
     if wanted.base == "zone":
         return _FAMILY.get(value.base) == "text"
     return fits(value, wanted)
+
+
+# ------------------------------------------------------- the literal-only API
+# What this module offered before kinds were inferred, kept for callers written
+# against it (the language server's hover); new code reads `Checked.kinds`.
+LIST, MAP = list_of(NOTHING), map_of(NOTHING, NOTHING)
+ARGUMENTS = {name: tuple(None if w is None else frozenset({wanted_phrase(w)}) for w in wanted)
+             for name, (wanted, _) in BUILTINS.items()}
+RESULTS = {name: str(result([ANY] * 3, {})) for name, (_, result) in BUILTINS.items()}
+
+
+def kind_of(node, names, scope) -> Kind | None:
+    """The kind of a literal, zone or constant name, or None (superseded by
+    rulespec.infer.KindTable, which knows every name and expression)."""
+    if isinstance(node, ast.Number):
+        return NUMBER
+    if isinstance(node, ast.String):
+        return TEXT
+    if isinstance(node, ast.Name):
+        category, payload = names.resolve(node.id, scope)
+        if category == "zone":
+            return ZONE
+        if category == "constant":
+            kind = of_value(payload)
+            return LIST if kind.base == "list" else MAP if kind.base == "map" else kind
+    return None

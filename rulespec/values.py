@@ -39,7 +39,7 @@ def resolve(spec, names) -> list[RulespecError]:
                 decl["start"] = reader.value(decl["start"], (section, name, "start"))
             elif not isinstance(decl, dict):
                 spec.data[section][name] = reader.value(decl, (section, name))
-    for kind, decl in (spec.data.get("cards") or {}).items():
+    for decl in (spec.data.get("cards") or {}).values():
         _read_card_nones(decl)
     return reader.errors
 

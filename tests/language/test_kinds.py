@@ -131,3 +131,9 @@ def test_nesting_below_the_limit_plays():
             "scoring:\n  score: x\n")
     state = load_game("t.yaml", text=text).new_state(2, seed=1)
     assert state.scores() == [192, 192]
+
+
+def test_a_variable_only_ever_none_takes_none():
+    text = SPEC.format(line="pass").replace("  bag: []\n", "  bag: []\n  gone: none\n").replace(
+        "  leader = players[0]\n", "  leader = players[0]\n  gone = none\n")
+    assert str(validate("t.yaml", text=text).kinds.kind_of("gone")) == "none"
