@@ -137,3 +137,15 @@ def test_a_variable_only_ever_none_takes_none():
     text = SPEC.format(line="pass").replace("  bag: []\n", "  bag: []\n  gone: none\n").replace(
         "  leader = players[0]\n", "  leader = players[0]\n  gone = none\n")
     assert str(validate("t.yaml", text=text).kinds.kind_of("gone")) == "none"
+
+
+def test_the_message_shown_in_spec_format_md_is_the_one_validate_prints():
+    import io
+    import re
+
+    from interpreter.cli import main
+    doc = (ROOT / "docs" / "spec-format.md").read_text(encoding="utf-8")
+    shown = re.search(r"^(tests/specs/invalid/kind_\w+\.yaml):\d+:\d+: error: .*$", doc, re.M)
+    out = io.StringIO()
+    main(["validate", shown.group(1)], out, io.StringIO())
+    assert out.getvalue().strip() == shown.group(0)
