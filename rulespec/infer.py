@@ -367,6 +367,7 @@ class _Walker:
 
     def s_turn(self, node, env):
         self.seat(node.player, env, "`turn`")
+        self.block(node.orelse, env)
 
     def s_signal(self, node, env):
         params = self.names.signals.get(node.name) or []
