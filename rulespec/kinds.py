@@ -335,9 +335,19 @@ def accepts(value: Kind, wanted) -> bool:
 # What this module offered before kinds were inferred, kept for callers written
 # against it (the language server's hover); new code reads `Checked.kinds`.
 LIST, MAP = list_of(NOTHING), map_of(NOTHING, NOTHING)
-ARGUMENTS = {name: tuple(None if w is None else frozenset({wanted_phrase(w)}) for w in wanted)
-             for name, (wanted, _) in BUILTINS.items()}
-RESULTS = {name: str(result([ANY] * 3, {})) for name, (_, result) in BUILTINS.items()}
+def _old_words(wanted):
+    if wanted is None or wanted == ORDERED:
+        return None
+    if wanted == ITEMS:
+        return frozenset({"list", "zone", "map"})
+    if wanted == CARDS:
+        return frozenset({"card", "list"})
+    return frozenset({wanted.base, "text"} if wanted.base == "zone" else {wanted.base})
+
+
+ARGUMENTS = {name: tuple(_old_words(w) for w in wanted) for name, (wanted, _) in BUILTINS.items()}
+RESULTS = {name: kind.base for name, (_, result) in BUILTINS.items()
+           if (kind := result([ANY] * 3, {})).base not in ("any", "nothing", "none") and not kind.none}
 
 
 def kind_of(node, names, scope) -> Kind | None:
