@@ -427,7 +427,9 @@ def _check_cards(spec, data) -> list[RulespecError]:
 
 
 def _check_players(spec, data) -> list[RulespecError]:
-    players = data.get("players") or {}
+    players = data.get("players")
+    if not isinstance(players, dict):   # a scenario file's `players: 3`; a spec's shape is the schema's
+        return []
     low, high = players.get("min"), players.get("max")
     if isinstance(low, int) and isinstance(high, int) and low > high:
         return [spec.error(f"players: min {low} is more than max {high}, so no game can be played",

@@ -7,8 +7,6 @@ fail. Its result, a `KindTable`, is `Checked.kinds`.
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
 from . import ast
 from .errors import RulespecError
 from .kinds import (_FAMILY, ANY, AUCTION, BOARD, BOOL, BUILTINS, CARD, FIELD_KINDS, ITEMS, NONE, NOTHING,
@@ -648,7 +646,8 @@ class _Walker:
         """The kind of `a op b`; reported when no values of these kinds can be combined
         so. A value that may be none is judged by its other kind: whether it is none
         depends on the game (a located error at play)."""
-        a0, b0 = replace(a, none=False), replace(b, none=False)
+        a0 = Kind(a.base, a.item, a.key) if a.none else a
+        b0 = Kind(b.base, b.item, b.key) if b.none else b
         if known(a) and known(b):
             result = _combine(op, a0, b0)
             if result is None:

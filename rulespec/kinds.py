@@ -36,7 +36,7 @@ of rulespec/builtins.py.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from . import ast
 from .builtins import SIGNATURES
@@ -100,6 +100,10 @@ NUMBER, BOOL, TEXT, SEAT = Kind("number"), Kind("bool"), Kind("text"), Kind("sea
 CARD, ZONE, BOARD, CELL = Kind("card"), Kind("zone"), Kind("board"), Kind("cell")
 
 
+def _with_none(kind: Kind, none: bool) -> Kind:
+    return Kind(kind.base, kind.item, kind.key, none)
+
+
 def list_of(item: Kind) -> Kind:
     return Kind("list", item)
 
@@ -109,7 +113,7 @@ def map_of(key: Kind, value: Kind) -> Kind:
 
 
 def or_none(kind: Kind) -> Kind:
-    return kind if kind.base in ("any", "none") else replace(kind, none=True)
+    return kind if kind.base in ("any", "none") or kind.none else _with_none(kind, True)
 
 
 LAYOUT_CELL = map_of(TEXT, ANY)   # a cell of a hex layout: colour, board, q, r
@@ -158,10 +162,10 @@ def join(a: Kind, b: Kind) -> Kind:
         if a.base in ("list", "map"):
             return Kind(a.base, join(a.item or NOTHING, b.item or NOTHING),
                         join(a.key or NOTHING, b.key or NOTHING) if a.base == "map" else None, none)
-        return replace(a, none=none)
+        return a if a.none == none else _with_none(a, none)
     if _FAMILY[a.base] == _FAMILY[b.base]:   # a card and a text: a text
         wider = NUMBER if _FAMILY[a.base] == "number" else TEXT
-        return replace(wider, none=none)
+        return _with_none(wider, none)
     return ANY
 
 
