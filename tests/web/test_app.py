@@ -55,3 +55,24 @@ def test_the_state_endpoint_sends_html_only_when_something_changed(client_and_se
     assert "html" in first
     again = client.get(f"/api/seat/1/state?token={token}&since={first['version']}").json()
     assert again == {"version": first["version"]}
+
+
+def test_undo_takes_a_decision_back_where_the_rules_allow_and_says_why_not_elsewhere():
+    from starlette.testclient import TestClient
+
+    from interpreter.web.app import create_app
+    session = Session(load_game(str(ROOT / "tests" / "games" / "market.yaml")), 2, 1, ["human", "human"])
+    with TestClient(create_app(session, pause=0.01)) as client:
+        def act(body):
+            seat = session.state.current_player()
+            return client.post(f"/api/seat/{seat + 1}/act",
+                               json={"token": session.tokens[seat], **body}).json()
+        first = session.state.legal_actions()[0].label
+        act({"labels": [first]})
+        assert session.state.decisions == 1
+        reply = client.post("/api/seat/1/act", json={"token": session.tokens[0], "undo": True}).json()
+        assert session.state.decisions == 0 and "taken back" in reply["html"]
+        act({"labels": [first]})
+        act({"labels": [session.state.legal_actions()[0].label]})     # P2 draws from the deck
+        reply = client.post("/api/seat/2/act", json={"token": session.tokens[1], "undo": True}).json()
+        assert "cannot undo" in reply["html"] and session.state.decisions == 2
