@@ -251,11 +251,20 @@ class _RuleChecker:
         self.errors.append(_at(self.spec, self.rule, message, line, col))
 
     def visit(self, node, scope):
+        if getattr(node, "prompt", None):
+            self._check_prompt(node, scope)
         method = getattr(self, "visit_" + node.rule, None)
         if method is not None and method(node, scope) is False:
             return
         for child in _direct_children(node):
             self.visit(child, scope)
+
+    def _check_prompt(self, node, scope):
+        """`as "..."`: each {name} in a decision's question is a value the rule can read."""
+        for name in re.findall(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", node.prompt):
+            if name != "player" and self.names.resolve(name, scope)[0] == "unknown":
+                self.error(node, f"the question names {{{name}}}, which is not a value here"
+                                 f"{did_you_mean(name, self.names.every_name(scope))}")
 
     def visit_name(self, node, scope):
         if node.id in RESERVED:
@@ -389,8 +398,28 @@ def _check_references(spec, names: Names) -> list[RulespecError]:
     errors.extend(_check_cards(spec, data))
     errors.extend(_check_players(spec, data))
     errors.extend(_check_starts(spec, data))
+    errors.extend(_check_presentation(spec, data, names))
     for name in set(data.get("phases") or {}) & set(names.procedures):
         errors.append(spec.error(f"'{name}' is both a phase and a procedure", ("procedures", name)))
+    return errors
+
+
+def _check_presentation(spec, data, names: Names) -> list[RulespecError]:
+    """presentation: hides and styles only things the spec declares."""
+    section = data.get("presentation") or {}
+    known = set(names.zones) | set(data.get("boards") or {})
+    for kind in ("globals", "per_player", "per_card"):
+        known |= set(data.get(kind) or {})
+    errors = []
+    for i, name in enumerate(section.get("hidden") or []):
+        if name not in known:
+            errors.append(spec.error(f"presentation hides unknown '{name}'{did_you_mean(str(name), known)}",
+                                     ("presentation", "hidden", i)))
+    kinds = set(data.get("cards") or {})
+    for name in section.get("cards") or {}:
+        if name not in kinds:
+            errors.append(spec.error(f"unknown card kind '{name}'{did_you_mean(str(name), kinds)}",
+                                     ("presentation", "cards", name)))
     return errors
 
 
