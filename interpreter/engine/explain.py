@@ -15,8 +15,6 @@ from rulespec.dsl import parse_expression
 from rulespec.errors import IllegalAction, RulespecError
 from .values import Seat, display
 
-SHOWN = 8   # legal options listed in a message
-
 
 def refusal(st, action) -> IllegalAction:
     """The IllegalAction for `action` in `st`, saying as precisely as possible why."""
@@ -27,7 +25,7 @@ def refusal(st, action) -> IllegalAction:
         reason, where = _reason(st, decision, label)
     except Exception:   # an explanation is best effort: never worse than the bare refusal
         reason, where = None, None
-    legal = ", ".join(decision.labels[:SHOWN]) + (", ..." if len(decision.labels) > SHOWN else "")
+    legal = ", ".join(decision.labels)   # never cut: the option that matters may be the last
     message = f"{head}: {reason}; legal: {legal}" if reason else f"{head}; legal: {legal}"
     file, line, col = where or (*(decision.where or (None, None)), 1)
     return IllegalAction(message, file, line, col)
