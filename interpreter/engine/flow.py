@@ -46,7 +46,7 @@ class Program:
         self.end_checks: list = []  # per instruction: the end conditions to check after it
         self.exit_checks: tuple = ()  # the end conditions to check when the block is over
         self.pushes: set = set()      # keys of the procedures and triggers it starts
-        self.stepping = key == "flow" or key.startswith(("phase:", "snippet:"))
+        self.stepping = key == "flow" or key.startswith(("phase:", "snippet:", "scenario:"))
         self.atomic = key.startswith(("action:", "trigger:"))
 
     def emit(self, instr, where, written=None) -> int:

@@ -219,7 +219,7 @@ def move_bottom(st, cards, zone, out_of=None):
 
 def _taken(st, cards, out_of) -> None:
     """With out_of=ZONE, every card must be in that zone. Without it, a scenario
-    step (a snippet program, interpreter/tools/scenario.py) may not take a card
+    step (a "scenario:" program, Game.snippet) may not take a card
     out of a player's hidden zone: a test that silently takes a card from
     another player's hand tests a position it did not mean."""
     if out_of is not None:
@@ -227,7 +227,7 @@ def _taken(st, cards, out_of) -> None:
             if st.loc.get(c) != out_of:
                 raise RuleError(f"move: {display(c)} is not in {display(out_of)} "
                                 f"(it is in {display(st.loc.get(c))})")
-    elif st.stack and st.stack[-1].proc.startswith("snippet:"):
+    elif st.stack and st.stack[-1].proc.startswith("scenario:"):
         for c in _many(cards):
             zone = st.loc.get(c)
             if zone is not None and zone.seat is not None and not _public(st, zone):

@@ -281,17 +281,19 @@ class Game:
         return State.new(self, players, seed, record, trace, rig, ask_forced=forced == "ask",
                          explicit_chance=chance == "explicit")
 
-    def snippet(self, text: str, kind: str, names=()):
+    def snippet(self, text: str, kind: str, names=(), scenario: bool = False):
         """Compile a DSL string from outside the spec (a scenario step): an expression
         gives a closure f(state, env); statements give a program key to run.
-        `names` are locals the caller puts in env (a scenario's `let:` names)."""
+        `names` are locals the caller puts in env (a scenario's `let:` names);
+        `scenario` statements may not take cards from hidden player zones unasked
+        (functions.move: their program key starts with "scenario:")."""
         from rulespec.dsl import parse_expression, parse_statements
         compiler = Compiler(self, self.names)
         if kind == "expression":
             tree = parse_expression(text)
             return compiler.expr(tree, assigned_names(tree, self.names) | set(names))
         tree = parse_statements(text)
-        key = f"snippet:{len(self.programs)}"
+        key = f"{'scenario' if scenario else 'snippet'}:{len(self.programs)}"
         compiler.program = Program(key, "a scenario step")
         compiler.block(tree.body, assigned_names(tree, self.names) | set(names))
         compiler.program.plan_end_checks(self._end_reads)

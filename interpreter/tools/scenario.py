@@ -133,7 +133,7 @@ class _Runner:
             self.fail(where, f"the game is over (ended by {st.ended_by!r}): "
                              f"a `do:` now would test a state no rule can reach")
             return False
-        key = self.game.snippet(str(text), "statements", self.lets)
+        key = self.game.snippet(str(text), "statements", self.lets, scenario=True)
         saved, pending = st.stack, st.pending
         st.stack, st.pending = [Frame(key, dict(self.lets))], None
         run(st, finish_when_done=False)
