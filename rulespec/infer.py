@@ -16,7 +16,7 @@ from .scope import CARD_FIELDS, LAYOUT_FIELDS, RESULT_KEYS, assigned_names
 
 # Levels of nested expression a rule may hold: the checker, the compiler and the
 # generated code handle this many; validate refuses a deeper one where it starts.
-MAX_DEPTH = 200
+MAX_DEPTH = 250
 MAX_PASSES = 16   # a pass learns one more link of a chain of calls; real specs settle in 8
 _SECTIONS = ("globals", "per_player", "per_card")
 _ARITH_WORDS = {"+": "add", "-": "subtract", "*": "multiply", "//": "divide", "%": "divide"}

@@ -149,3 +149,15 @@ def test_the_message_shown_in_spec_format_md_is_the_one_validate_prints():
     out = io.StringIO()
     main(["validate", shown.group(1)], out, io.StringIO())
     assert out.getvalue().strip() == shown.group(0)
+
+
+@pytest.mark.parametrize("expression, score, value", [
+    ("1" + " + 1" * 201, "x", 202), ("not " * 210 + "true", "1 if x else 2", 1)],
+    ids=["sum of 202", "210 nots"])
+def test_the_issues_deep_expressions_validate_and_play(expression, score, value):
+    # they passed validate, then play died with SyntaxError: too many nested parentheses
+    from interpreter import load_game
+    text = ("game: T\nplayers: {min: 2, max: 2}\nglobals: {x: none}\nflow: |\n"
+            f"  x = {expression}\n  end game\nscoring:\n  score: {score}\n")
+    state = load_game("t.yaml", text=text).new_state(2, seed=1)
+    assert state.scores() == [value, value]
