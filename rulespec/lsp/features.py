@@ -332,7 +332,13 @@ def _declaration(a: Analysis, symbol) -> str:
 
 
 def _kind_of(a: Analysis, symbol) -> str:
-    """What the checker knows of the kind of value a name holds."""
+    """The kind of value a name holds: from the spec's kind table where there is one
+    (issue 12's inference), else what the checker knows (constants, zones, start values)."""
+    table = (a.spec_analysis or a).kinds
+    if table is not None:
+        kind = _table_kind(table, symbol)
+        if kind is not None:
+            return str(kind)
     if a.names is None or symbol[0] not in ("constant", "zone", "global", "per_player", "per_card"):
         return ""
     if symbol[0] in ("constant", "zone"):
@@ -349,6 +355,23 @@ def _kind_of(a: Analysis, symbol) -> str:
         if isinstance(start, python_type):
             return phrase + " (by its start value)"
     return ""
+
+
+def _table_kind(table, symbol):
+    category, word = symbol[0], symbol[-1]
+    try:
+        if category in ("local", "param"):
+            owner = tuple(symbol[1][1:]) if category == "local" else tuple(symbol[1])
+            for part in ("do", "expr", "when", "for", "label", "score", "eligible"):
+                kind = table.kind_of(word, owner + (part,))
+                if kind is not None:
+                    return kind
+            return None
+        if category in ("global", "per_player", "per_card", "constant", "card_attr", "player_zone"):
+            return table.kind_of(word)
+    except Exception:   # a table of another shape: fall back to what the checker knows
+        return None
+    return None
 
 
 def _description(a: Analysis, symbol) -> str:

@@ -79,6 +79,7 @@ class Analysis:
     _jobs: list = field(default_factory=list)     # indexing, run on first use (not for diagnostics)
     spec_file: str | None = None          # a scenario's spec
     spec_analysis: "Analysis | None" = None
+    kinds: object = None        # rulespec.infer.KindTable of the spec, where issue 12's is present
     unplaced: set = field(default_factory=set)   # symbols with a use the index could not place
 
     @property
@@ -178,7 +179,7 @@ def _read(path: str) -> str:
 
 def _analyze_spec(result: Analysis) -> None:
     spec, errors = result.spec, []
-    names, rules, found = _pipeline(spec)
+    names, rules, found, result.kinds = _pipeline(spec)
     errors += found
     result.names = names
     brought = []   # (variant spec, its names, the rules it brings)
@@ -214,15 +215,15 @@ def _pipeline(spec):
     except Exception:   # a shape the schema refused: no symbol table to offer
         if not errors:
             raise
-        return None, [], errors
+        return None, [], errors, None
     if errors:
-        return names, rules, errors
-    return names, rules, _checks(spec, names, rules)
+        return names, rules, errors, None
+    return (names, rules, *_checks(spec, names, rules))
 
 
-def _checks(spec, names, rules) -> list[RulespecError]:
-    """validate's steps after the shape: start values, parsing, names, kinds.
-    (values.resolve and infer.infer are issue 12's kind checks, where present.)"""
+def _checks(spec, names, rules) -> tuple[list[RulespecError], object]:
+    """validate's steps after the shape: start values, parsing, names, kinds; and
+    the kind table (rulespec.infer.KindTable) where issue 12's inference is present."""
     try:
         from .. import infer, values
     except ImportError:
@@ -233,9 +234,11 @@ def _checks(spec, names, rules) -> list[RulespecError]:
     broken = [e.broken_rule for e in more if hasattr(e, "broken_rule")]
     unread = {e.path for e in errors} if values else set()   # a refused value needs no second error
     errors += [e for e in check.check(spec, parsed, names, broken=broken) if e.path not in unread]
+    table = None
     if infer:
-        errors += infer.infer(spec, parsed, names)[1]
-    return errors
+        table, more = infer.infer(spec, parsed, names)
+        errors += more
+    return errors, table
 
 
 def _variants(spec) -> list[str]:
@@ -251,7 +254,7 @@ def _check_variant(result, variant, known, brought) -> list[RulespecError]:
     except SpecErrors as e:
         found, names, rules = e.errors, None, []
     else:
-        names, rules, found = _pipeline(spec)
+        names, rules, found, _ = _pipeline(spec)
     if names is not None:
         brought.append((spec, names, [r for r in rules if r.path in spec.scalars and
                                       spec.scalars[r.path] != result.spec.scalars.get(r.path)]))
