@@ -340,6 +340,8 @@ def _print_result(game, state, summary, out):
     for seat, score in enumerate(summary["scores"]):
         mark = "  winner" if seat in winners else ""
         print(f"  {game.seat_name(seat)} ({summary['agents'][seat]}): {score}{mark}", file=out)
+    if not winners and state.is_terminal():
+        print("  no winner: no seat met the spec's `scoring: eligible:` condition", file=out)
 
 
 def cmd_simulate(args, out, err, stdin) -> int:

@@ -48,8 +48,9 @@ def compare(runs, players) -> dict:
     had something to test) say how the rows were judged.
     """
     (game_a, rec_a, sec_a), (game_b, rec_b, sec_b) = runs
-    a = [r for r in rec_a if "error" not in r]
-    b = [r for r in rec_b if "error" not in r]
+    # games that ended by the rules; failed and cut-off games are counted in the summaries
+    a = [r for r in rec_a if "error" not in r and not r.get("cut_off")]
+    b = [r for r in rec_b if "error" not in r and not r.get("cut_off")]
     rows = []
     for seat in range(players):
         wa = sum(1 for r in a if seat in r["winner"])
@@ -64,6 +65,12 @@ def compare(runs, players) -> dict:
     rounds_b = [r["rounds"] for r in b if isinstance(r["rounds"], (int, float))]
     if rounds_a and rounds_b:
         rows.append(_means("rounds per game", rounds_a, rounds_b))
+    cut_a = sum(1 for r in rec_a if r.get("cut_off"))
+    cut_b = sum(1 for r in rec_b if r.get("cut_off"))
+    if cut_a or cut_b:
+        rows.append(_row("cut off by the simulator", cut_a / max(1, len(rec_a)),
+                         cut_b / max(1, len(rec_b)),
+                         stats.rate_difference(cut_a, len(rec_a), cut_b, len(rec_b))))
     for reason in sorted({r["ended_by"] for r in a + b}):
         ka = sum(1 for r in a if r["ended_by"] == reason)
         kb = sum(1 for r in b if r["ended_by"] == reason)

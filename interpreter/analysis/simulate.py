@@ -190,7 +190,9 @@ def summarize(game, players, records, seconds) -> dict:
         "rounds_per_game": stats.spread(rounds) if rounds else None,
         "ended_by": dict(sorted(ended.items(), key=lambda kv: -kv[1])),
         "cut_off": {"count": len(cut), "seeds": [r["seed"] for r in cut][:20]},
-        "decisions_per_second": round(sum(decisions) / seconds, 1) if seconds > 0 else None,
+        # every decision played counts for speed, those of cut-off games too
+        "decisions_per_second": (round(sum(r["decisions"] for r in ok + cut) / seconds, 1)
+                                 if seconds > 0 else None),
         "seconds": round(seconds, 3),
         "coverage": coverage,
         # Rules that never acted (a warning), apart from menu options never chosen
@@ -256,8 +258,10 @@ def format_summary(s: dict, seat_name=lambda i: f"P{i + 1}") -> str:
     lines.append("")
     for label, key in (("decisions/game", "decisions_per_game"), ("rounds/game", "rounds_per_game")):
         d = s[key]
-        if d:
+        if d and d.get("mean") is not None:
             lines.append(f"{label:<15} mean {_num(d['mean'])}  p50 {_num(d['p50'])}  p95 {_num(d['p95'])}")
+        elif s.get("cut_off", {}).get("count"):
+            lines.append(f"{label:<15} - (no game ended by the rules)")
     lines.append("")
     lines.append("ended by:")
     for reason, count in s["ended_by"].items():

@@ -190,3 +190,17 @@ def test_statistics_against_known_values():
     d = stats.rate_difference(50, 100, 70, 100)
     assert d["diff"] == 0.2 and 0 < d["ci95"][0] < 0.2 < d["ci95"][1]
     assert stats.percentile([5, 1, 3, 2, 4], 50) == 3 and stats.percentile(list(range(1, 101)), 95) == 95
+
+
+def test_cut_off_games_are_reported_apart_in_simulate_and_compare():
+    """--cutoff 5 cuts every game of the test game off: simulate says no game
+    ended by the rules, still counts the decisions played for speed, and compare
+    shows the cut-off share as a row instead of failing on games without a winner."""
+    code, out, _ = run("simulate", MARKET, "-n", "4", "--players", "2", "--jobs", "1", "--cutoff", "5")
+    assert code == 0
+    assert "no game ended by the rules" in out and "cut off by the simulator" in out
+    assert " 0.0 decisions/s" not in out
+    code, out, err = run("compare", MARKET, "--variant", "long", "-n", "4", "--players", "2",
+                         "--jobs", "1", "--cutoff", "5")
+    assert code == 0, err
+    assert "cut off by the simulator" in out and "Traceback" not in err
