@@ -97,8 +97,13 @@ class Session:
         for event in state.events:
             for seat in range(self.players):
                 shown = visible_event(state, event, seat, self.pres)
-                if shown is not None:
-                    self.logs[seat].append(shown)
+                if shown is None:
+                    continue
+                log = self.logs[seat]
+                if log and (log[-1]["text"], log[-1]["where"]) == (shown["text"], shown["where"]):
+                    log[-1] = dict(log[-1], times=log[-1].get("times", 1) + 1)   # ten cards dealt: one line
+                else:
+                    log.append(shown)
         state.events.clear()
         self.version += 1
 
