@@ -54,6 +54,8 @@ def seat_table(state, seat, pres: Presentation) -> dict:
     table["view"] = view    # the redacted view itself, for drawing boards
     if isinstance(seat, int) and view.get("to_move") == seat and "options" in view:
         table["question"] = question(state, view["options"], pres)
+    elif seat == EVERYTHING and state.pending is not None and not state.over:
+        table["question"] = question(state, list(state.pending.labels), pres)   # the designer's view
     if state.over:
         table["result"] = result(state, pres)
     return table
