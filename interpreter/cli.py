@@ -199,9 +199,10 @@ def cmd_validate(args, out, err, stdin) -> int:
     from rulespec import validate
     from rulespec.errors import RulespecError
 
-    problems, listed = [], []
+    problems, listed, variant_count = [], [], 0
     for file in args.files:
         variants = _variants_to_check(file, args)
+        variant_count += sum(1 for v in variants if v is not None)
         in_base: set = set()
         for variant in variants:
             try:
@@ -223,7 +224,10 @@ def cmd_validate(args, out, err, stdin) -> int:
         for file, a in listed:
             print(_assumption_line(file, a, args.format), file=out)
     if not problems and args.format == "text":
-        print(f"ok: {len(args.files)} file{'s' if len(args.files) != 1 else ''} valid", file=err)
+        checked = ("" if args.variant is not None else
+                   f" (base and {variant_count} variant{'s' if variant_count != 1 else ''})"
+                   if variant_count else "")
+        print(f"ok: {len(args.files)} file{'s' if len(args.files) != 1 else ''} valid{checked}", file=err)
     return 1 if problems else 0
 
 
@@ -342,6 +346,24 @@ def _print_result(game, state, summary, out):
         print(f"  {game.seat_name(seat)} ({summary['agents'][seat]}): {score}{mark}", file=out)
     if not winners and state.is_terminal():
         print("  no winner: no seat met the spec's `scoring: eligible:` condition", file=out)
+    decided = _tiebreak_that_decided(game, state, summary)
+    if decided:
+        print(f"  tied on score; the tie-break `{decided}` decided", file=out)
+
+
+def _tiebreak_that_decided(game, state, summary):
+    """The text of the first tie-break that parted seats tied on the top score, or None."""
+    winners, scores = summary["winner"], summary["scores"]
+    if not winners:
+        return None
+    tied = [s for s, sc in enumerate(scores) if sc == scores[winners[0]]]
+    if len(tied) <= len(winners):
+        return None
+    texts = (game.data.get("scoring") or {}).get("tiebreaks") or []
+    for text, tb in zip(texts, game.tiebreaks):
+        if len({tb(state, {"p": state.seats[s]}) for s in tied}) > 1:
+            return str(text)
+    return None
 
 
 def cmd_simulate(args, out, err, stdin) -> int:

@@ -431,3 +431,15 @@ def test_validate_reports_a_base_error_once_not_per_variant(tmp_path):
                     "variants:\n  a: {changes: {}}\n  b: {changes: {}}\n")
     code, out, err = run("validate", spec)
     assert code == 1 and out.count("unknown name 'nope'") == 1 and "[variant" not in out
+
+
+def test_play_says_which_tie_break_decided_and_validate_counts_variants():
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["play", "games/zena.yaml", "--players", "3", "--seed", "2"], out, err) == 0
+    assert "tied on score; the tie-break `p.coins` decided" in out.getvalue()   # 30 / 21 / 30
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["play", "games/siena.yaml", "--players", "3", "--seed", "1"], out, err) == 0
+    assert "no winner: no seat met the spec's `scoring: eligible:` condition" in out.getvalue()
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["validate", "games/zena.yaml", "games/siena.yaml"], out, err) == 0
+    assert "ok: 2 files valid (base and 2 variants)" in err.getvalue()
