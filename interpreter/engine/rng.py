@@ -2,20 +2,77 @@
 
 One int copies for free and saves as text, and the sequence is the same on
 every machine and Python version (random.Random's state is 625 words).
+
+Generator v2 (VERSION) passes every seed through SplitMix64's output
+function (`mix`, a bijection of 64-bit words; Steele, Lea & Flood, "Fast
+splittable pseudorandom number generators", OOPSLA 2014, and Vigna's
+reference splitmix64.c) before it becomes the state. v1 used the seed
+linearly (`seed * gamma + c`), so seed s+1's state was seed s's state one
+step on and the two streams were the same numbers shifted by one draw;
+mixed, nearby seeds start at unrelated points of the cycle. Logs and saves
+name the version, and one made with another version is refused by name
+rather than failing at some later line.
 """
 MASK = (1 << 64) - 1
+GAMMA = 0x9E3779B97F4A7C15   # SplitMix64's increment: 2^64 / golden ratio, odd
+VERSION = 2                  # of the seed-to-stream mapping; logs and saves carry it
+# Versions whose step from one state to the next is this one's: a save holds a
+# state, not a seed, so a save made by any of them goes on exactly as it would have.
+SAME_STEPS = frozenset({1, 2})
+
+
+def mix(z: int) -> int:
+    """SplitMix64's finaliser: a 64-bit word → a well-mixed 64-bit word (a bijection)."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return z ^ (z >> 31)
 
 
 def seed_state(seed: int) -> int:
-    return (int(seed) * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & MASK
+    """The generator state for a seed (any int; taken modulo 2^64, then mixed)."""
+    return mix((int(seed) + GAMMA) & MASK)
+
+
+def _unshift(z: int, k: int) -> int:
+    """The inverse of z ^ (z >> k) on 64-bit words."""
+    x = z
+    for _ in range(64 // k):
+        x = z ^ (x >> k)
+    return x & MASK
+
+
+def unmix(z: int) -> int:
+    """The inverse of `mix`."""
+    z = _unshift(z, 31)
+    z = (z * pow(0x94D049BB133111EB, -1, 1 << 64)) & MASK
+    z = _unshift(z, 27)
+    z = (z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64)) & MASK
+    return _unshift(z, 30)
+
+
+def seed_of_v1(seed: int) -> int:
+    """The v2 seed whose stream is generator v1's stream for `seed`: a scenario file
+    written against a v1 deal keeps it by naming this seed (with a comment)."""
+    v1_state = (int(seed) * GAMMA + 0x632BE59BD9B4E019) & MASK
+    return (unmix(v1_state) - GAMMA) & MASK
 
 
 def next_u64(state: int) -> tuple[int, int]:
-    state = (state + 0x9E3779B97F4A7C15) & MASK
+    state = (state + GAMMA) & MASK
     z = state
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
     return state, z ^ (z >> 31)
+
+
+def version_problem(version) -> str | None:
+    """Why a log or save written by generator `version` cannot be replayed, or None.
+
+    A file without a version predates versioning and so was made with v1."""
+    version = 1 if version is None else version
+    if version == VERSION:
+        return None
+    return f"made with random generator v{version}; this is v{VERSION}"
 
 
 def below(state: int, n: int) -> tuple[int, int]:

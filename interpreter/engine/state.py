@@ -252,7 +252,7 @@ class State:
             "globals": {k: encode(v) for k, v in self.g.items()},
             "per_player": {k: [encode(x) for x in v] for k, v in self.pv.items()},
             "per_card": {k: {c: encode(x) for c, x in v.items()} for k, v in self.cv.items()},
-            "zones": self.zones, "rng": str(self.rng),
+            "zones": self.zones, "rng": str(self.rng), "rng_version": rng.VERSION,
             "stack": [f.to_data() for f in self.stack],
             "pending": self.pending.to_data() if self.pending else None,
             "over": self.over, "ended_by": self.ended_by, "phase": self.phase,
@@ -289,6 +289,8 @@ class State:
         st.loc = {c: z for z, cards in st.zones.items() for c in cards}
         if set(st.loc) != set(game.cards) or sum(map(len, st.zones.values())) != len(game.cards):
             raise CorruptFile("corrupt save file: the cards do not add up")
+        if d.get("rng_version", 1) not in rng.SAME_STEPS:
+            raise CorruptFile(f"this save was {rng.version_problem(d.get('rng_version'))}")
         st.rng = int(d["rng"])
         st.stack = [Frame.from_data(f) for f in d["stack"]]
         if any(f.proc not in game.programs for f in st.stack):

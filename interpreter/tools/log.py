@@ -13,6 +13,7 @@ import os
 from rulespec.errors import CorruptFile, IllegalAction, RulespecError
 from ..engine.rig import Rig
 from ..engine.values import decode, display
+from ..engine import rng
 from .play import header, play
 
 
@@ -77,6 +78,9 @@ def replay(path, load_game, against=None) -> tuple[bool, str]:
     """
     lines = read_log(path)
     head = lines[0]
+    problem = rng.version_problem(head.get("rng"))
+    if problem:   # every chance outcome would differ: say so, not "diverges at line N"
+        return False, f"{path}:1: cannot replay this log: it was {problem}"
     spec = against or _find_spec(head.get("spec"), path)
     game = load_game(spec, variant=head.get("variant"))
     if head.get("spec_hash") != game.spec_hash:

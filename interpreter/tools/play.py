@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 import json
 
+from ..engine import rng
 from ..engine.values import encode
 
 LOG_FORMAT = 1
@@ -47,8 +48,8 @@ def _flush(state, log):
 
 
 def header(game, players, seed, agents: list[str]) -> dict:
-    return {"rulespec_log": LOG_FORMAT, "spec": game.file, "spec_hash": game.spec_hash,
-            "spec_id": game.spec_id,
+    return {"rulespec_log": LOG_FORMAT, "rng": rng.VERSION, "spec": game.file,
+            "spec_hash": game.spec_hash, "spec_id": game.spec_id,
             "game": game.name, "variant": game.variant, "players": players, "seed": seed,
             "agents": agents}
 
