@@ -16,6 +16,7 @@ from .scope import CARD_FIELDS, LAYOUT_FIELDS, RESULT_KEYS, assigned_names, for_
 from .dsl import KEYWORDS as RESERVED, parse_expression, parse_statements
 from .errors import RulespecError
 from .loader import did_you_mean
+from .secrecy import check_secret_rounds
 
 # Names every rule may use, and the ones a context adds.
 IMPLICIT = {"players", "nplayers", "variant", "current_phase"}
@@ -226,6 +227,8 @@ def check(spec, rules: list[Rule], names: Names, broken=()) -> list[RulespecErro
         _RuleChecker(spec, rule, names, errors).run()
     errors.extend(_check_references(spec, names))
     errors.extend(_check_reachability(spec, rules, names, broken))
+    errors.extend(check_secret_rounds(spec, rules, names,
+                                      lambda rule, message, line, col: _at(spec, rule, message, line, col)))
     return errors
 
 

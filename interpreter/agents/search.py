@@ -22,6 +22,7 @@ import random as _random
 
 from rulespec.errors import RuleError
 from ..engine import rng as _rng
+from ..engine import visibility
 
 
 # -------------------------------------------------------------- determinize
@@ -29,7 +30,8 @@ def determinize(state, seat: int, rand: _random.Random):
     """A copy of `state` in which all that `seat` cannot see is a fresh guess."""
     st = state.clone()
     kinds = {card: attrs["kind"] for card, attrs in st.game.cards.items()}
-    hidden = [zone for zone in st.zones if not st._sees(zone, seat)]
+    hidden = [zone for zone in st.zones if not visibility.sees_zone(st.game, zone, seat)]
+    _guess_card_values(state, st, seat, rand)
     # A card's back shows its kind: a guess keeps each hidden slot's kind, and deals the
     # unseen cards of that kind (sorted first, so the real order cannot leak) into them.
     pools: dict = {}
@@ -50,18 +52,25 @@ def determinize(state, seat: int, rand: _random.Random):
 
 
 def _guess_variables(st, seat, rand):
-    decls = st.game.decls
+    game = st.game
+    decls = game.decls
     for name, decl in decls["globals"].items():
-        if decl.get("visibility", "public") != "public":
+        if not visibility.sees_variable(game, "globals", name, None, seat):
             st.g[name] = _guess(decl, rand)
     for name, decl in decls["per_player"].items():
-        vis = decl.get("visibility", "public")
-        if vis == "public":
-            continue
         values = st.pv[name]
         for s in range(st.n):
-            if not (vis == "owner" and s == seat):
+            if not visibility.sees_variable(game, "per_player", name, s, seat):
                 values[s] = _guess(decl, rand)
+
+
+def _guess_card_values(state, st, seat, rand):
+    """Per-card values the seat cannot see (in `state`, before cards are dealt anew)."""
+    for name, decl in st.game.decls["per_card"].items():
+        values = st.cv[name]
+        for card in sorted(values):
+            if not visibility.sees_card_value(state, name, card, seat):
+                values[card] = _guess(decl, rand)
 
 
 def _guess(decl, rand):

@@ -5,6 +5,12 @@ legal option), so nothing in this module costs anything while a game is
 played. It finds the instruction that is asking (the pending decision's
 frame), reads the syntax node the compiler left on it, and re-evaluates the
 parts of the refusing condition one by one.
+
+The explanation goes to the seat deciding, so it is worked out on that seat's
+copy of the state (visibility.seat_state): a value the seat cannot see reads
+`?`, and a part whose truth depends on one is said to be false only when the
+seat could tell so itself (it is the only part left that can refuse). Two
+states the seat cannot tell apart give the same explanation, byte for byte.
 """
 from __future__ import annotations
 
@@ -13,12 +19,14 @@ from rulespec.scope import assigned_names
 from rulespec.dsl import parse_expression
 
 from rulespec.errors import IllegalAction, RulespecError
+from . import visibility
 from .values import Seat, display
 
 
 def refusal(st, action) -> IllegalAction:
     """The IllegalAction for `action` in `st`, saying as precisely as possible why."""
     decision = st.pending
+    st = visibility.seat_state(st, decision.player)   # explain with what the seat may know
     label = getattr(action, "label", action)
     head = f"{label!r} is not a legal option for {st.game.seat_name(decision.player)} now"
     try:
@@ -89,9 +97,9 @@ def _action_refusal(st, action, player, label):
     for value in values:
         if action.var:
             env = {"player": player, action.var: value}
-        if action._label(st, env, value) != label:
+        if _known(lambda: action._label(st, env, value)) != label:
             continue
-        if action.when is None or action.when(st, env):
+        if action.when is None or _known(lambda: action.when(st, env)) is True:
             return None   # the option exists and is allowed: nothing to explain here
         path = ("actions", action.name, "when")
         tree = parse_expression(st.game.data["actions"][action.name]["when"])
@@ -139,6 +147,17 @@ def _at(game, path):
 
 
 # ------------------------------------------------------------------ conditions
+UNKNOWN = visibility.HIDDEN_TEXT   # a part whose value the seat cannot know
+
+
+def _known(compute):
+    """compute(), or UNKNOWN when it reads what the seat cannot see (or fails)."""
+    try:
+        return compute()
+    except Exception:   # visibility.Hidden, or an error a hidden value caused
+        return UNKNOWN
+
+
 def why_false(st, tree, env) -> str:
     """The failing parts of a false condition, each with the values it read."""
     parts = failing_parts(st, tree, env)
@@ -153,20 +172,29 @@ def failing_parts(st, tree, env) -> list[tuple[str, object]]:
 
 
 def _collect(node, evaluate, parts, want):
-    """Add to `parts` why `node` is not `want`."""
-    if isinstance(node, ast.And) and not want:
-        for item in node.items:
-            if not evaluate(item):
-                _collect(item, evaluate, parts, False)
-        return
-    if isinstance(node, ast.Or) and want:
-        for item in node.items:
-            _collect(item, evaluate, parts, True)
+    """Add to `parts` why `node` is `want` (the value it has), using only parts whose
+    value the seat knows; of parts it cannot know, one is named only when it must be
+    the reason (no known part is), and several only together."""
+    if isinstance(node, (ast.And, ast.Or)) and want == isinstance(node, ast.Or):
+        values = [(item, evaluate(item)) for item in node.items]
+        known = [item for item, v in values if v is want]
+        unknown = [item for item, v in values if v is UNKNOWN]
+        for item in known:
+            _collect(item, evaluate, parts, want)
+        if not known and len(unknown) == 1:
+            _collect(unknown[0], evaluate, parts, want)
+        elif not known and unknown:
+            names = ", ".join(f"`{unparse(i)}`" for i in unknown)
+            parts.append((f"one of {names} is {_word(want)}, by what you cannot see", unknown[0]))
         return
     if isinstance(node, ast.Not):
         _collect(node.operand, evaluate, parts, not want)
         return
-    parts.append((f"`{unparse(node)}` is {'false' if not want else 'true'}{_values(node, evaluate)}", node))
+    parts.append((f"`{unparse(node)}` is {_word(want)}{_values(node, evaluate)}", node))
+
+
+def _word(want) -> str:
+    return "true" if want else "false"
 
 
 def _values(node, evaluate) -> str:
@@ -188,7 +216,7 @@ def _values(node, evaluate) -> str:
 
 
 def _show(value) -> str:
-    return value if isinstance(value, str) and value.startswith("<") else display(value)
+    return value if value is UNKNOWN else display(value)
 
 
 def _evaluator(st, env):
@@ -197,10 +225,7 @@ def _evaluator(st, env):
     scope = set(env) | {"player"}
 
     def evaluate(node):
-        try:
-            return compiler.expr(node, scope | assigned_names(node, st.game.names))(st, env)
-        except (RulespecError, Exception) as e:   # a part may fail alone (a none's attribute)
-            return f"<cannot evaluate: {getattr(e, 'message', e)}>"
+        return _known(lambda: compiler.expr(node, scope | assigned_names(node, st.game.names))(st, env))
     return evaluate
 
 

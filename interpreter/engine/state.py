@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 from rulespec.errors import CorruptFile, IllegalAction, RulespecError
-from . import chance, rng
+from . import chance, rng, visibility
 from .flow import IN, Decision, Frame, Option, run
 from .values import Seat, Zone, decode, display, encode
 
@@ -199,30 +199,12 @@ class State:
 
     # ----------------------------------------------------------------- views
     def view(self, seat: int | None) -> dict:
-        """What `seat` may see (None: a spectator): hidden zones become counts."""
-        game = self.game
-        out = {"game": game.name, "players": self.n, "phase": self.phase, "over": self.over,
-               "globals": {k: encode(v) for k, v in self.g.items()
-                           if game.decls["globals"][k].get("visibility", "public") == "public"},
-               "players_vars": {}, "zones": {}}
-        for name, values in self.pv.items():
-            vis = game.decls["per_player"][name].get("visibility", "public")
-            out["players_vars"][name] = [encode(v) if vis == "public" or (vis == "owner" and s == seat)
-                                         else "?" for s, v in enumerate(values)]
-        for zone, cards in self.zones.items():
-            out["zones"][zone] = list(cards) if self._sees(zone, seat) else {"count": len(cards)}
-        if self.pending is not None:
-            out["to_move"] = self.pending.player
-            if self.pending.player == seat:
-                out["options"] = list(self.pending.labels)
-        return out
+        """What `seat` may see (None: a spectator); interpreter/engine/visibility.py
+        decides, and says the shape."""
+        return visibility.view(self, seat)
 
     def _sees(self, zone: Zone, seat) -> bool:
-        game = self.game
-        if zone.seat is None:
-            return (game.zone_decls[zone.base] or {}).get("visibility", "hidden") == "public"
-        vis = (game.player_zone_decls[zone.base] or {}).get("visibility", "owner")
-        return vis == "public" or (vis == "owner" and zone.seat == seat)
+        return visibility.sees_zone(self.game, zone, seat)
 
     def describe(self, seat=None) -> str:
         """A short readable summary for terminals."""
@@ -236,6 +218,12 @@ class State:
         for zone, cards in view["zones"].items():
             shown = f"{cards['count']} hidden" if isinstance(cards, dict) else ", ".join(cards) or "-"
             lines.append(f"  [{zone}] {shown}")
+        starts = {k: d["start"] for k, d in self.game.decls["per_card"].items()}
+        for card, values in view["cards"].items():   # only what differs from the start
+            parts = [f"{k}={display(decode(v), self.game.player_names)}" for k, v in values.items()
+                     if decode(v) != starts[k]]
+            if parts:
+                lines.append(f"  {card}: " + ", ".join(parts))
         return "\n".join(lines)
 
     # ------------------------------------------------------------ save/load
