@@ -76,6 +76,8 @@ def build_parser() -> argparse.ArgumentParser:
             s.add_argument("--log", metavar="PATH", help="write a JSONL log of the game")
             s.add_argument("--trace", action="store_true",
                            help="print every state change with the rule (FILE:LINE) that caused it")
+            s.add_argument("--seat", type=int, metavar="K",
+                           help="with --trace: print only what seat K (1-based) may see")
         else:
             s.add_argument("-n", "--games", type=int, default=100,
                            help="games to play, with seeds S, S+1, ... (default: %(default)s)")
@@ -314,9 +316,14 @@ def cmd_play(args, out, err, stdin) -> int:
     game, names = _game_and_agents(args, stdin, out)
     agents = make_agents(names, args.seed, stdin=stdin, stdout=out)
     trace = None
+    if args.seat is not None and not (args.trace and 1 <= args.seat <= args.players):
+        raise _Usage(f"rulespec: error: --seat takes a seat from 1 to {args.players}, with --trace")
     if args.trace:
-        from .tools.trace import printer, announcing
-        trace, agents = printer(out, game.player_names), announcing(agents, out)
+        from .tools.trace import printer, announcing, for_seat
+        seat = None if args.seat is None else args.seat - 1
+        trace, agents = printer(out, game.player_names), announcing(agents, out, seat)
+        if seat is not None:
+            trace = for_seat(trace, game, seat)
     elif "human" in names:   # a person hears of forced decisions, passed turns and log lines
         from .tools.trace import messages
         trace = messages(out, game.player_names, {i for i, n in enumerate(names) if n == "human"})

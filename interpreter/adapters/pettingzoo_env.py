@@ -11,16 +11,23 @@ Agents are "player_0".."player_{n-1}" (seats). What each gets:
   hidden: whose turn it is, the phase, every public global, every per-player
   variable (seats rotated so the observer comes first; "?" where hidden), and for
   every zone its card count plus, where the seat may see it, how many of each
-  card name it holds. Symbols become their index in the spec's vocabulary + 1,
-  lists and maps their length. The layout is fixed by the spec and player count.
+  card name it holds, and every per-card value of every card (-1 where the seat
+  cannot see it: interpreter/engine/visibility.py decides, for this as for the
+  view). Symbols become their index in the spec's vocabulary + 1, lists and
+  maps their length, a player its seat + 1. The layout is fixed by the spec and
+  player count.
 - actions: Discrete(max_actions). Action i is the i-th legal option in the
   engine's order (labels: `env.unwrapped.option_labels()`). Labels are not a
   fixed set (they name cards, numbers, players), so the action space is
   positional; the mask marks the options that exist now. max_actions defaults to
   twice the most options seen in 20 seeded random games; a decision with more
   options offers only the first max_actions (pass a larger max_actions).
-- rewards: at the end, +1 to each winner and -1 to the others (0 to all when
-  nobody may win); 0 before.
+- rewards: at the end, what the engine's MCTS maximises (agents/search.py,
+  `win_shares`): 1 to a sole winner, 1/k to each of k tied winners, 0 to the
+  others and to all when nobody may win; 0 before.
+- reset: a game that is over before anyone decides (every decision forced) has
+  nothing to train on, so `reset` raises RulespecError naming the spec, players
+  and seed, rather than hand PettingZoo an environment with no agent to act.
 """
 from __future__ import annotations
 
@@ -30,6 +37,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from rulespec.errors import RulespecError
+from ..agents.search import win_shares
 from ..engine.game import load_game
 from ..engine.values import Zone
 
@@ -70,6 +79,10 @@ class RulespecEnv(AECEnv):
         else:
             self._next_seed = seed + 1
         self.state = self.game.new_state(self.n, seed)
+        if self.state.is_terminal():
+            raise RulespecError(
+                f"{self.game.file}: with {self.n} players and seed {seed} the game is over before "
+                f"anyone decides (ended by {self.state.ended_by}): there is nothing to train on")
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0 for a in self.agents}
         self._cumulative_rewards = {a: 0 for a in self.agents}
@@ -86,9 +99,9 @@ class RulespecEnv(AECEnv):
             self.agent_selection = self.possible_agents[st.current_player()]
 
     def _end(self):
-        winners = set(self.state.winner())
+        shares = win_shares(self.state)   # a tie splits the win, as MCTS scores it
         for seat, agent in enumerate(self.possible_agents):
-            self.rewards[agent] = 0 if not winners else (1 if seat in winners else -1)
+            self.rewards[agent] = shares[seat]
             self.terminations[agent] = True
         if getattr(self, "agent_selection", None) not in self.agents:
             self.agent_selection = self.agents[0]
@@ -152,8 +165,10 @@ class ObservationLayout:
         self.name_of = {card: attrs.get("name", card.split("#")[0]) for card, attrs in game.cards.items()}
         self.vocab = {word: i + 1 for i, word in enumerate(sorted(_words(game)))}
         self.phases = {name: i + 1 for i, name in enumerate(game.data.get("phases") or {})}
+        self.per_card = list(game.decls["per_card"])
+        self.cards = list(game.cards)
         self.size = 2 + len(self.globals) + len(self.per_player) * players + \
-            len(self.zones) * (1 + len(self.names))
+            len(self.zones) * (1 + len(self.names)) + len(self.cards) * len(self.per_card)
 
     def encode(self, view, seat) -> np.ndarray:
         out = np.zeros(self.size, np.float32)
@@ -177,6 +192,12 @@ class ObservationLayout:
                 for card in cards:
                     out[i + 1 + self.names.index(self.name_of[card])] += 1
             i += 1 + len(self.names)
+        shown = view.get("cards", {})
+        for card in self.cards:
+            values = shown.get(card, {})
+            for name in self.per_card:
+                out[i] = self.number(values.get(name, "?"))
+                i += 1
         return np.clip(out, -BOUND, BOUND)
 
     def _rotated_zones(self, seat):

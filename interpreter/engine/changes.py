@@ -9,7 +9,7 @@ build on the records of the one defined here, `Watcher`, which
 `Game.new_state(..., trace=sink)` attaches.
 
 A record is plain JSON data:
-    {"kind": "var", "what": "coins[P2]", "from": 5, "to": 7,
+    {"kind": "var", "what": "coins[P2]", "from": 5, "to": 7, "on": ["pv", "coins", 1],
      "rule": "action sell", "file": "game.yaml", "line": 112}
 kind is var (a global, per-player or per-card variable), move (a card
 changes zone), order (a zone is reordered, e.g. shuffled), phase, or end.
@@ -17,6 +17,10 @@ Three kinds report what happened without a change of its own (`tell`):
 forced (a decision with one option taken at once: what is the seat, to the
 option), pass (a turn with no legal action: what is the seat, to what
 happened instead) and log (a `log(...)` line: to is its text).
+"on" says what changed, for visibility.redact_change (a per-seat trace):
+["g", name], ["pv", name, seat], ["cv", name, card, its zone] for a var;
+[from zone, to zone] for a move; [zone] for an order; [seat, secret, zones of
+the cards it picks] for a forced decision.
 When the state also records events (logs), each record is added there too,
 as {"change": record}, so a JSONL log carries the provenance of every change.
 """
@@ -137,19 +141,20 @@ def diff(st, before) -> list[dict]:
     if g != st.g:
         for k, v in st.g.items():
             if g.get(k) != v:
-                out += _var(k, g.get(k), v)
+                out += _var(k, g.get(k), v, ["g", k])
     if pv != st.pv:
         for key, values in st.pv.items():
             old = pv.get(key, [])
             for seat, v in enumerate(values):
                 if seat >= len(old) or old[seat] != v:
-                    out += _var(f"{key}[{st.game.seat_name(seat)}]", old[seat] if seat < len(old) else None, v)
+                    out += _var(f"{key}[{st.game.seat_name(seat)}]", old[seat] if seat < len(old) else None, v,
+                                ["pv", key, seat])
     if cv != st.cv:
         for key, values in st.cv.items():
             old = cv.get(key, {})
             for card, v in values.items():
                 if old.get(card) != v:
-                    out += _var(f"{key}[{card}]", old.get(card), v)
+                    out += _var(f"{key}[{card}]", old.get(card), v, ["cv", key, card, st.loc.get(card)])
     moved = set()
     if loc != st.loc:
         for card, zone in st.loc.items():
@@ -157,10 +162,11 @@ def diff(st, before) -> list[dict]:
                 moved.add(zone)
                 moved.add(loc.get(card))
                 out.append({"kind": "move", "what": card, "from": zone_name(st, loc.get(card)),
-                            "to": zone_name(st, zone)})
+                            "to": zone_name(st, zone), "on": [loc.get(card), zone]})
     for zone, cards in st.zones.items() if zones != st.zones else ():
         if zone not in moved and zones.get(zone) != cards:
-            out.append({"kind": "order", "what": zone_name(st, zone), "from": None, "to": "reordered"})
+            out.append({"kind": "order", "what": zone_name(st, zone), "from": None, "to": "reordered",
+                        "on": [zone]})
     if phase != st.phase:
         out.append({"kind": "phase", "what": "phase", "from": phase, "to": st.phase})
     if over != st.over and st.over:
@@ -168,14 +174,14 @@ def diff(st, before) -> list[dict]:
     return out
 
 
-def _var(what, old, new) -> list[dict]:
+def _var(what, old, new, on) -> list[dict]:
     """One record per variable; a map that changed gives one per changed key
     (`frame[wine] 2 → 4`, not the whole map twice)."""
     if isinstance(old, dict) and isinstance(new, dict):
         return [{"kind": "var", "what": f"{what}[{display(k)}]", "from": encode(old.get(k)),
-                 "to": encode(new.get(k))}
+                 "to": encode(new.get(k)), "on": on}
                 for k in list(old) + [k for k in new if k not in old] if old.get(k) != new.get(k)]
-    return [{"kind": "var", "what": what, "from": encode(old), "to": encode(new)}]
+    return [{"kind": "var", "what": what, "from": encode(old), "to": encode(new), "on": on}]
 
 
 def zone_name(st, zone) -> str | None:

@@ -141,7 +141,8 @@ def ask(st, fr, player, values, labels=None, kind="one"):
             secret = {"secret": True} if fr.secret or fr.env.get("$secret") else {}
             tell(st, "forced", st.game.seat_name(int(player)),
                  labels[0] if labels else display(values[0], st.game.player_names),
-                 seat=int(player), **secret)
+                 seat=int(player), **secret,
+                 on=[int(player), bool(secret), _zones_of(st, values[0])])   # for redact_change
         return values[0]
     names = st.game.player_names
     labels = unique_labels(labels or [display(v, names) for v in values])
@@ -150,6 +151,16 @@ def ask(st, fr, player, values, labels=None, kind="one"):
     st.pending = Decision(int(player), labels, list(values), kind,
                           fr.secret or bool(fr.env.get("$secret")), program.lines[fr.pc])
     return NOTHING
+
+
+def _zones_of(st, value) -> list:
+    """The zones holding the cards in `value` (a card, or a list or pair holding cards)."""
+    if isinstance(value, str):
+        zone = st.loc.get(value)
+        return [zone] if zone is not None else []
+    if isinstance(value, (list, tuple)):
+        return [z for v in value for z in _zones_of(st, v)]
+    return []
 
 
 class _Nothing:

@@ -217,6 +217,11 @@ def redact_change(game, change: dict, seat) -> dict | None:
         else:
             seen = sees_variable(game, section, on[1], on[2] if section == "per_player" else None, seat)
         return change if seen else None
+    if kind == "forced" and on:
+        player, secret, zones = on
+        if player != seat and (secret or not all(sees_zone(game, Zone(z), seat) for z in zones)):
+            return {**change, "to": HIDDEN_TEXT}
+        return change
     if kind == "move" and on:
         ends = [Zone(z) for z in on if z is not None]
         if any(sees_zone(game, z, seat) for z in ends):

@@ -68,6 +68,18 @@ def messages(stream, names=None, seats=()):
     return sink
 
 
+def for_seat(sink, game, seat: int):
+    """A sink that passes on only what `seat` may see of each change
+    (visibility.redact_change): `play --trace --seat K`."""
+    from ..engine.visibility import redact_change
+
+    def seen(change):
+        shown = redact_change(game, change, seat)
+        if shown is not None:
+            sink(shown)
+    return seen
+
+
 def collector(into: list):
     """A trace sink that keeps the records (for tests and tools)."""
     return into.append
@@ -80,17 +92,22 @@ def quiet(change) -> None:
 class _Announcing:
     """Wraps an agent so each decision is printed before the changes it causes."""
 
-    def __init__(self, agent, stream):
-        self.agent, self.stream = agent, stream
+    def __init__(self, agent, stream, seat=None):
+        self.agent, self.stream, self.seat = agent, stream, seat
         self.name = getattr(agent, "name", "agent")
 
     def choose(self, state):
         option = self.agent.choose(state)
         seat = state.current_player()
-        print(f"{state.game.seat_name(seat)} chooses {getattr(option, 'label', option)!s}",
-              file=self.stream)
+        if self.seat is None:
+            shown = getattr(option, "label", option)
+        else:   # a secret choice, or a card the reader cannot see, reads '?'
+            from ..engine.visibility import decision_text
+            shown = decision_text(state, option, self.seat)
+        print(f"{state.game.seat_name(seat)} chooses {shown!s}", file=self.stream)
         return option
 
 
-def announcing(agents: list, stream) -> list:
-    return [_Announcing(a, stream) for a in agents]
+def announcing(agents: list, stream, seat: int | None = None) -> list:
+    """Wrap agents so each decision is printed; with `seat`, as that seat may read it."""
+    return [_Announcing(a, stream, seat) for a in agents]

@@ -1,13 +1,17 @@
 """Taking back a decision, within what the table would allow.
 
 A person at the terminal may undo back to their own previous decision, but
-not past anything undo would let them learn and then use: a chance outcome
-(a shuffle, a roll, a random pick) or a card that left a zone they could not
-see (a draw from a face-down deck shows a card; undoing would show it twice).
+not past anything undo would let them learn and then use: another seat's
+decision (a sealed bid, once made, is not to be outbid by taking one's own
+back), a chance outcome (a shuffle, a roll, a random pick) or a card that
+left a zone they could not see (a draw from a face-down deck shows a card;
+undoing would show it twice).
 
-Both are detected from the states alone, so playing costs nothing extra: the
-random generator's state changes exactly when chance is used, and a card
-that leaves a hidden zone is a difference between two snapshots.
+All are detected from the states alone, so playing costs nothing extra: the
+decision count says how many decisions were taken, the seat's own history
+how many were its own; the random generator's state changes exactly when
+chance is used, and a card that leaves a hidden zone is a difference between
+two snapshots.
 """
 from __future__ import annotations
 
@@ -60,6 +64,10 @@ class History:
             reason = barrier(target, later, seat)
             if reason:
                 return f"cannot undo: {reason}"
+        own = sum(target.decisions <= s.decisions < state.decisions for s in self.saved)
+        if state.decisions - target.decisions > own:
+            return ("cannot undo: since then another player has decided, "
+                    "and taking yours back would let you answer them")
         restore(state, target)
         self.saved = [s for s in self.saved if s.decisions < target.decisions] + [target]
         return None

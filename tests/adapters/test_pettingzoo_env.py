@@ -35,8 +35,8 @@ def test_mask_marks_the_legal_options_and_rewards_the_winner():
         assert obs["action_mask"].sum() == legal and obs["action_mask"][:legal].all()
         e.step(int(np.flatnonzero(obs["action_mask"])[0]))
     winners = e.unwrapped.state.winner()
-    assert winners and all(rewards[f"player_{s}"] == 1 for s in winners)
-    assert sum(rewards.values()) == len(winners) - (2 - len(winners))
+    assert winners and all(rewards[f"player_{s}"] == 1 / len(winners) for s in winners)
+    assert sum(rewards.values()) == pytest.approx(1.0)   # the win, split among the winners
 
 
 def test_observations_hide_what_the_player_cannot_see():
@@ -49,3 +49,71 @@ def test_observations_hide_what_the_player_cannot_see():
     hand[0], deck[other] = deck[other], hand[0]   # change only P2's hidden cards
     assert np.array_equal(mine, e.observe("player_0")["observation"])
     assert not np.array_equal(theirs, e.observe("player_1")["observation"])   # P2 sees it
+
+
+TIE = """
+game: Tie
+players: {min: 2, max: 3}
+per_player:
+  points: {start: 0}
+flow: |
+  for p in players:
+      turn p: wait, nap
+actions:
+  wait: {do: pass}
+  nap: {do: pass}
+scoring:
+  score: p.points
+"""
+
+FORCED = """
+game: Forced
+players: {min: 2, max: 2}
+flow: |
+  for p in players:
+      turn p: wait
+actions:
+  wait: {do: pass}
+"""
+
+
+def test_a_full_tie_splits_the_reward_as_mcts_does():
+    from interpreter import load_game
+    from interpreter.agents.search import win_shares
+    e = env(load_game("tie.yaml", text=TIE), players=3)
+    e.reset(seed=0)
+    rewards = {a: 0.0 for a in e.possible_agents}
+    for agent in e.agent_iter():
+        _, reward, done, truncated, _ = e.last()
+        rewards[agent] += reward
+        e.step(None if done or truncated else 0)
+    shares = win_shares(e.unwrapped.state)
+    assert shares == [1 / 3] * 3
+    assert [rewards[f"player_{s}"] for s in range(3)] == pytest.approx(shares)
+
+
+def test_a_reset_that_lands_on_a_finished_game_names_the_spec():
+    from interpreter import load_game
+    from rulespec.errors import RulespecError
+    e = env(load_game("forced.yaml", text=FORCED), players=2)
+    with pytest.raises(RulespecError, match=r"forced\.yaml: with 2 players and seed 5 the game is over "
+                                            r"before anyone decides"):
+        e.reset(seed=5)
+
+
+def test_observations_carry_public_per_card_values():
+    """Zena's cubes on each card and the area it sits in reach every seat's observation."""
+    from interpreter.engine.values import Zone
+    e = env(str(ROOT / "games" / "zena.yaml"), players=3)
+    e.reset(seed=2)
+    state = e.unwrapped.state
+    card = next(c for c in state.zones["play"]) if state.zones["play"] else None
+    if card is None:   # put one card in play, as the table would show it
+        card = state.zones["action_deck"][0]
+        state.zones["action_deck"].remove(card)
+        state.zones["play"].append(card)
+        state.loc[card] = Zone("play")
+    before = [e.observe(a)["observation"].copy() for a in e.possible_agents]
+    state.cv["cubes"][card] = [1, 2]
+    after = [e.observe(a)["observation"] for a in e.possible_agents]
+    assert all(not np.array_equal(b, a) for b, a in zip(before, after))

@@ -73,15 +73,52 @@ def test_nothing_to_undo_at_the_first_decision(game):
 
 def test_human_undo_through_the_cli_and_the_log_replays(tmp_path):
     log = tmp_path / "undo.jsonl"
-    # bet 0, pass the auction, buy; undo the purchase, undo the pass; the third undo
-    # would cross the market's deal from the hidden deck, so it is refused
+    # bet 1, pass the auction, buy; undo the purchase; undoing the pass is refused, as
+    # P2 has bid since (and before that the market was dealt from the hidden deck)
     answers = ["1", "1", "1", "undo", "undo", "undo"] + ["1"] * 3000
     out = io.StringIO()
     code = main(["play", MARKET, "--players", "2", "--seed", "3", "--agents", "human,first",
                  "--log", str(log)], out, io.StringIO(), io.StringIO("\n".join(answers) + "\n"))
     assert code == 0
     text = out.getvalue()
-    assert "cannot undo: since then a card left deck, which you could not see" in text
+    assert "cannot undo: since then another player has decided" in text
     rows = [json.loads(x) for x in log.read_text().splitlines()]
-    assert sum(1 for r in rows if "undo" in r) == 2
+    assert sum(1 for r in rows if "undo" in r) == 1
     assert main(["replay", str(log)], io.StringIO(), io.StringIO()) == 0
+
+
+SEALED_BIDS = """
+game: Sealed bids
+players: {min: 2, max: 2}
+per_player:
+  bid: {start: 0, visibility: owner}
+  shown: {start: -1}
+flow: |
+  secretly for p in players:
+      p.bid = choose number from 0 to 3 by p
+  for p in players:
+      p.shown = p.bid
+  for p in players:
+      turn p: rest, wave
+actions:
+  rest: {do: pass}
+  wave: {do: pass}
+"""
+
+
+def test_sealed_bids_then_undo_is_refused_once_the_other_seat_has_bid():
+    """The issue's example: P1 must not take back a bid after P2's is known."""
+    game = load_game("sealed.yaml", text=SEALED_BIDS)
+    state, history = game.new_state(2, 0), History()
+    history.remember(state)
+    state.apply("1")                          # P1's sealed bid
+    assert state.current_player() == 1
+    state.apply("3")                          # P2's sealed bid; both are then shown
+    assert [state.view(0)["players_vars"]["shown"][s] for s in (0, 1)] == [1, 3]
+    history.remember(state)                   # P1 to act again, knowing P2's bid
+    before = state.to_json()
+    reason = history.undo(state, 0)
+    assert reason == ("cannot undo: since then another player has decided, "
+                      "and taking yours back would let you answer them")
+    assert state.to_json() == before
+
