@@ -116,3 +116,37 @@ def test_log_carries_provenance_and_replays(tmp_path):
     assert text != log.read_text()
     log.write_text(text)
     assert main(["replay", str(log)], io.StringIO(), err) == 1
+
+
+def test_a_per_seat_trace_shows_only_what_that_seat_may_see(game):
+    """`play --trace --seat K`: other seats' hidden cards and secret bets never appear;
+    the seat's own do, and public changes stay."""
+    from interpreter.engine.visibility import redact_change
+    state, records = traced_game(game, 6, players=3)
+    seat = 0
+    shown = [r for r in (redact_change(game, rec, seat) for rec in records) if r is not None]
+    others_hands = {"hand@1", "hand@2"}
+    for rec in shown:
+        if rec["kind"] == "move" and set(map(str, rec["on"])) <= others_hands | {"deck", "None"}:
+            assert rec["what"] == "?", rec           # a card between zones seat 0 cannot see
+        assert not (rec["kind"] == "var" and rec["what"].startswith(("bet[P2]", "bet[P3]"))), rec
+    assert any(r["kind"] == "var" and r["what"] == "bet[P1]" for r in shown) or \
+        not any(r["kind"] == "var" and r["what"] == "bet[P1]" for r in records)
+    assert any(r["kind"] == "move" and r["what"] == "?" for r in shown)
+    assert any(r["kind"] == "var" and r["what"].startswith("coins[") for r in shown)
+
+
+def test_cli_trace_for_one_seat_hides_the_others_secret_choices():
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["play", MARKET, "--players", "2", "--seed", "3", "--trace", "--seat", "1"], out, err) == 0
+    lines = out.getvalue().splitlines()
+    assert "P2 chooses ?" in lines                        # P2's secret bet
+    assert any(re.match(r"^P1 chooses \d$", line) for line in lines)   # P1's own bet
+    assert not any(line.startswith("  bet[P2]") for line in lines)
+    assert any(re.match(r"^  \? deck \u2192 hand\[P2\]", line) for line in lines)
+
+
+def test_seat_without_trace_is_a_usage_error():
+    err = io.StringIO()
+    assert main(["play", MARKET, "--players", "2", "--seat", "1"], io.StringIO(), err) == 2
+    assert "--seat" in err.getvalue()
