@@ -106,8 +106,8 @@ scenarios:
       - let:
           coins: players[0].coins
           offered: count(market)
-      - choose: buy spice#3 for 4
-      - expect: players[0].coins == coins - 4 and count(market) == offered - 1
+      - choose: buy cloth#3 for 3
+      - expect: players[0].coins == coins - 3 and count(market) == offered - 1
       - do: players[1].coins = coins
       - expect: players[1].coins == 5
 """)
