@@ -84,7 +84,7 @@ def test_seat_one_never_receives_seat_twos_secrets(browser, serve):
     """A canary in seat 2's owner-only value and seat 2's unique hand cards never
     reach seat 1's page: neither the DOM nor any response the page received."""
     game = load_game(str(ROOT / "games" / "zena.yaml"))
-    session = Session(game, 2, 3, ["human", "human"])
+    session = Session(game, 2, 10, ["human", "human"])   # seat 2 is dealt two cards with texts of their own
     state = session.state
     canary = "CANARY-5ee2b9"
     state.pv["gift"][1] = canary      # owner-only: only seat 2 may ever see it
