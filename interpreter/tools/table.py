@@ -12,6 +12,7 @@ designer's view in the replay viewer, which shows all.
 """
 from __future__ import annotations
 
+from ..engine.visibility import HIDDEN_TEXT, redact_change
 from ..engine.values import Zone, decode
 from .present import Presentation, as_zone, words
 
@@ -179,6 +180,8 @@ def _visible_chance(state, event, seat, pres):
 def _visible_change(state, record, seat, pres):
     game = state.game
     where = pres.provenance(record)
+    if seat != EVERYTHING and record.get("on") is not None and record.get("kind") in ("var", "move"):
+        return _redacted_change(state, record, seat, pres, where)
     kind, what = record.get("kind"), str(record.get("what"))
     if kind == "move":
         if seat == EVERYTHING or _sees_name(state, record.get("from"), seat) \
@@ -202,6 +205,24 @@ def _visible_change(state, record, seat, pres):
 
 def _name(state, seat):
     return state.game.seat_name(seat) if isinstance(seat, int) else None
+
+
+def _redacted_change(state, record, seat, pres, where):
+    """A change that says what it touched ("on"): the engine's visibility decides
+    (visibility.redact_change, as for `play --trace --seat`); the words stay ours."""
+    kind = record.get("kind")
+    if kind == "var" and str(record.get("what")).partition("[")[0] in pres.hidden:
+        return None
+    shown = redact_change(state.game, record, seat)
+    if kind == "move" and shown["what"] == HIDDEN_TEXT:
+        hidden = dict(record, what="a card")
+        return {"kind": "move", "text": "a card: " + pres.change_text(hidden).split(": ", 1)[1],
+                "where": where}
+    if kind == "var" and shown is None:
+        record = dict(record, **{"from": HIDDEN_TEXT, "to": HIDDEN_TEXT})
+    elif shown is not None:
+        record = shown
+    return {"kind": kind, "text": pres.change_text(record), "where": where}
 
 
 def _sees_name(state, name, seat) -> bool:
