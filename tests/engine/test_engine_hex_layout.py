@@ -179,5 +179,5 @@ def test_colour_zones_end_at_a_part_unless_zones_cross_boards():
 
 def test_a_malformed_part_is_a_located_rule_error():
     with pytest.raises(RulespecError) as e:
-        new_state("[[left, 0, zero]]")
+        new_state("[[left, 0, 0, 0, 0]]")
     assert "each part is [board, dq, dr] or [board, dq, dr, turns]" in str(e.value)

@@ -23,6 +23,7 @@ globals:
   xs: {start: [1, 2, 3]}
   good: {start: salt}
   n: {start: 0}
+  table: {start: {corn: 1}}
 per_player:
   coins: {start: 3, min: 0}
 zones:
@@ -54,45 +55,45 @@ def _error(flow: str, extra: str = "", inject: dict | None = None) -> RuleError:
 # the issue's example: a per-player variable with a minimum is given text
 def test_a_bound_variable_given_text_is_refused_in_words_at_its_statement():
     error = _error("  for p in players:\n      p.coins = n\n", inject={"n": "two"})
-    assert (error.line, error.col) == (23, 7)          # `p.coins = n`, not :1
+    assert (error.line, error.col) == (24, 7)          # `p.coins = n`, not :1
     assert error.message == 'P1\'s coins would become "two" (text), but it holds numbers (its minimum 0) (in the flow)'
 
 
 def test_a_bound_exceeded_names_the_variable_and_the_value():
     error = _error("  n = 1\n  players[0].coins -= 5\n")
     assert error.message == "P1's coins would become -2, below its minimum 0 (in the flow)"
-    assert (error.line, error.col) == (22, 3)
+    assert (error.line, error.col) == (23, 3)
 
 
 def test_type_error_names_both_values_and_their_kinds():
     error = _error("  n = n + 1\n", inject={"n": "salt"})
     assert error.message == 'cannot add "salt" (text) and 1 (a number) (in the flow)'
-    assert (error.line, error.col) == (22, 7)         # the sum, inside `n = n + 1`
+    assert (error.line, error.col) == (23, 7)         # the sum, inside `n = n + 1`
 
 
 def test_an_update_names_the_value_it_reads():
     error = _error("  n += 1\n", inject={"n": "salt"})
     assert error.message == 'cannot add "salt" (text) and 1 (a number) (in the flow)'
-    assert (error.line, error.col) == (22, 3)
+    assert (error.line, error.col) == (23, 3)
 
 
 def test_compare_of_different_kinds_in_words():
     error = _error("  if n < 3:\n      n = 1\n", inject={"n": [1, 2, 3]})
     assert error.message == "cannot compare [1, 2, 3] (a list) with 3 (a number) using < (in the flow)"
-    assert (error.line, error.col) == (22, 6)
+    assert (error.line, error.col) == (23, 6)
 
 
 def test_zero_division_error():
     error = _error("  n = 10 // count(deck)\n")
     assert error.message == "cannot divide 10 (a number) by zero (in the flow)"
-    assert (error.line, error.col) == (21, 7)
+    assert (error.line, error.col) == (22, 7)
 
 
 def test_index_error():
     error = _error("  n = 1\n  n = xs[n + 4]\n")
     assert error.message == ("[1, 2, 3] (a list) has no item 5 (a number): it holds 3 "
                              "(the first is [0]) (in the flow)")
-    assert (error.line, error.col) == (22, 7)
+    assert (error.line, error.col) == (23, 7)
 
 
 def test_key_error_of_a_map():
@@ -103,19 +104,19 @@ def test_key_error_of_a_map():
 def test_key_error_of_a_local_set_on_one_path_only():
     error = _error("  if n > 0:\n      k = 1\n  n = k\n")
     assert error.message == "'k' has no value here: it is given one only on some paths before this line (in the flow)"
-    assert (error.line, error.col) == (23, 7)
+    assert (error.line, error.col) == (24, 7)
 
 
 def test_a_none_where_a_card_was_needed():
     error = _error("  n = top(deck).cost\n")
     assert error.message == "none has no 'cost' (in the flow)"
-    assert (error.line, error.col) == (21, 17)        # at `cost` in `n = top(deck).cost`
+    assert (error.line, error.col) == (22, 17)        # at `cost` in `n = top(deck).cost`
 
 
 def test_recursion_error():
     error = _error("  n = forever(1)\n")
     assert "call each other too deeply" in error.message
-    assert error.line == 21 and error.col > 1
+    assert error.line == 22 and error.col > 1
 
 
 def test_overflow_error():
@@ -124,16 +125,16 @@ def test_overflow_error():
 
 
 def test_an_attribute_error_of_a_builtin_names_the_call_and_its_values():
-    error = _error("  n = get(n, corn)\n", inject={"n": [1, 2]})
+    error = _error("  n = get(table, corn)\n", inject={"table": [1, 2]})
     assert error.message == ('get([1, 2] (a list), "corn" (text)) cannot be done: a value of '
                              'the wrong kind for this operation (in the flow)')
-    assert (error.line, error.col) == (22, 7)
+    assert (error.line, error.col) == (23, 7)
 
 
 def test_a_die_with_no_sides_is_refused_in_words():
     error = _error("  n = roll(n)\n")
     assert error.message == "roll(0): a die needs a whole number of sides, at least 1 (in the flow)"
-    assert (error.line, error.col) == (21, 3)         # a roll is not evaluated again: the statement
+    assert (error.line, error.col) == (22, 3)         # a roll is not evaluated again: the statement
 
 
 def test_an_error_in_an_actions_when_is_located_there():
@@ -151,7 +152,7 @@ flow: |
         game.new_state(2, 0)
     error = caught.value
     assert error.message == "cannot divide 1 (a number) by zero (in action buy)"
-    assert (error.line, error.col) == (23, 12)      # the division, inside the quotes
+    assert (error.line, error.col) == (24, 12)      # the division, inside the quotes
 
 
 def test_an_error_in_an_end_condition_is_located_there():
@@ -168,7 +169,7 @@ flow: |
         game.new_state(2, 0)
     error = caught.value
     assert error.message == "cannot divide 10 (a number) by zero (in end condition broken)"
-    assert error.line == 21 and error.col > 1
+    assert error.line == 22 and error.col > 1
 
 
 def test_an_error_in_a_triggers_when_is_located_there():
@@ -187,7 +188,7 @@ flow: |
     error = caught.value
     assert error.message.startswith("[1, 2, 3] (a list) has no item 7 (a number)")
     assert error.message.endswith("(in trigger listen)")
-    assert (error.line, error.col) == (24, 12)
+    assert (error.line, error.col) == (25, 12)
 
 
 @pytest.mark.parametrize("exc, words", [
