@@ -375,6 +375,12 @@ def _tiebreak_that_decided(game, state, summary):
 
 def cmd_simulate(args, out, err, stdin) -> int:
     from .analysis.simulate import BackendMissing, format_summary, simulate_command
+    if args.out:   # before any game is played: a missing extra is bad usage, found at once
+        from .analysis import results
+        try:
+            results.need_pyarrow()
+        except results.ResultsMissing as e:
+            raise _Usage(f"rulespec: error: --out: {e}") from None
     game, names = _simulation_setup(args, stdin, out)
     try:
         summary = simulate_command(game, args, names, err)
@@ -540,7 +546,7 @@ def cmd_lsp(args, out, err, stdin) -> int:
     try:
         from rulespec.lsp.server import main as serve
     except ImportError as e:
-        print(f"rulespec lsp needs pygls: pip install 'rulespec[lsp]' ({e})", file=err)
+        print(f"rulespec lsp needs pygls: pip install -e '.[lsp]' in a clone of rulespec ({e})", file=err)
         return 1
     return serve()
 

@@ -45,6 +45,11 @@ def _pyarrow():
     return pa, pq
 
 
+def need_pyarrow() -> None:
+    """Raise ResultsMissing unless pyarrow can be imported."""
+    _pyarrow()
+
+
 def _schema(pa):
     return pa.schema([
         ("seed", pa.int64()), ("variant", pa.string()), ("agents", pa.list_(pa.string())),

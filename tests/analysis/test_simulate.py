@@ -204,3 +204,15 @@ def test_cut_off_games_are_reported_apart_in_simulate_and_compare():
                          "--jobs", "1", "--cutoff", "5")
     assert code == 0, err
     assert "cut off by the simulator" in out and "Traceback" not in err
+
+
+def test_out_without_pyarrow_is_bad_usage_before_any_game(monkeypatch, tmp_path):
+    from interpreter.analysis import results
+
+    def missing():
+        raise results.ResultsMissing("results files need pyarrow: pip install -e '.[results]'")
+    monkeypatch.setattr(results, "_pyarrow", missing)
+    code, out, err = run("simulate", MARKET, "-n", "3", "--players", "2", "--jobs", "1",
+                         "--out", str(tmp_path / "x.parquet"))
+    assert code == 2 and "pip install -e '.[results]'" in err and "Traceback" not in err
+    assert out == "" and not (tmp_path / "x.parquet").exists()
