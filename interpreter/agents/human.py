@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from rulespec.errors import RulespecError
 
-HELP = """Type the number of an option (or its exact text) to choose it.
+HELP = """Type the number of an option to choose it (a number is always an option's
+place in the list, even where options are themselves numbers), or its exact text.
   info N      the card behind option N (or: info CARD-ID), with all its attributes
   status      everyone's public status, the table and your cards
   undo        take back your last decision, when the rules allow it
@@ -53,11 +54,17 @@ class HumanAgent:
             if not line:
                 raise RulespecError("input ended before the game did")
             answer = line.strip()
-            for option in options:   # an exact label first: options may themselves be numbers
+            # A number is the option's place in the list shown, always: where the
+            # options are themselves numbers ("0", "1", "2"), reading "1" as a label
+            # here and as a place elsewhere would answer a different question.
+            if answer.isascii() and answer.isdigit():
+                if 1 <= int(answer) <= len(options):
+                    return options[int(answer) - 1]
+                self._refuse(state, answer, options)
+                continue
+            for option in options:
                 if option.label == answer:
                     return option
-            if answer.isdigit() and 1 <= int(answer) <= len(options):
-                return options[int(answer) - 1]
             if not self._command(state, answer, options):
                 self._refuse(state, answer, options)
             elif answer == "undo":
