@@ -40,7 +40,9 @@ def validate(source, variant: str | None = None, text: str | None = None) -> Che
                if e.path not in unread]
     kinds, more = infer.infer(spec, rules, names)
     errors += more
+    errors += check.unread_additions(spec, rules)
     if errors:
         errors.sort(key=lambda e: (e.line or 0, e.col or 0))
         raise SpecErrors(errors)
     return Checked(spec, names, rules, kinds)
+

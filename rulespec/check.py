@@ -534,3 +534,45 @@ def _check_reachability(spec, rules: list[Rule], names: Names, broken=()) -> lis
                 errors.append(spec.error(f"unreachable {what} '{name}': no {how} reachable "
                                          f"from the flow runs it", (section, name)))
     return errors
+
+
+_SECTION_WORDS = {"constants": "constant", "globals": "global variable",
+                  "per_player": "per-player variable", "per_card": "per-card variable"}
+
+
+def unread_additions(spec, rules) -> list:
+    """A name a variant adds (a constant, a variable) that the base lacks and nothing
+    reads: most likely a typo (`gaol: 15` for `goal`), which would otherwise play
+    the base game without a word."""
+    if not spec.added:
+        return []
+    read = set()
+    for rule in rules:
+        if rule.tree is not None:
+            for node in ast.walk(rule.tree):
+                if isinstance(node, ast.Name):
+                    read.add(node.id)
+                elif isinstance(node, ast.Attr):
+                    read.add(node.name)
+    _strings(spec.data, read)
+    errors = []
+    for (section, name), src in spec.added:
+        if name in read:
+            continue
+        others = [k for k in (spec.data.get(section) or {}) if k != name]
+        errors.append(spec.error(
+            f"variant {spec.variant!r} adds the {_SECTION_WORDS[section]} {name!r}, which the "
+            f"base spec does not have and no rule reads{did_you_mean(name, others)}", src))
+    return errors
+
+
+def _strings(data, into: set) -> None:
+    """Every text value in the spec's data (start values may name a constant)."""
+    if isinstance(data, str):
+        into.add(data)
+    elif isinstance(data, dict):
+        for value in data.values():
+            _strings(value, into)
+    elif isinstance(data, list):
+        for value in data:
+            _strings(value, into)

@@ -60,6 +60,9 @@ class Spec:
     marks: dict = field(default_factory=dict)
     scalars: dict = field(default_factory=dict)
     assumptions: list[Assumption] = field(default_factory=list)
+    # (path in the merged spec, path in the variant) of each name a variant adds to
+    # a declaring section (a constant, a variable) that the base does not have
+    added: list = field(default_factory=list)
 
     def mark(self, path) -> tuple[int, int]:
         """The mark of `path`, or of its nearest ancestor that has one."""
@@ -729,10 +732,15 @@ def _apply_variant(spec: Spec, name: str, found: list) -> list[tuple[tuple, Assu
     return _rebase_assumptions(found, base + ("changes",), replaced)
 
 
+ADDED_CHECKED = ("constants", "globals", "per_player", "per_card")   # a typo there changes nothing
+
+
 def _overlay(spec, target: dict, changes: dict, path, src, replaced) -> None:
     """Deep-merge `changes` into `target`: maps merge, null deletes, anything else replaces."""
     for key, new in changes.items():
         p, s = path + (key,), src + (key,)
+        if len(path) == 1 and path[0] in ADDED_CHECKED and key not in target and new is not None:
+            spec.added.append((p, s))
         if new is None:
             if key in target:
                 del target[key]

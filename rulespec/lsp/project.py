@@ -238,6 +238,7 @@ def _checks(spec, names, rules) -> tuple[list[RulespecError], object]:
     if infer:
         table, more = infer.infer(spec, parsed, names)
         errors += more
+    errors += check.unread_additions(spec, parsed)
     return errors, table
 
 
