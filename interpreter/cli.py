@@ -194,6 +194,41 @@ def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=err)
         return 130
+    except BrokenPipeError:     # `rulespec play ... | head`: the reader has all it wants
+        _quiet_stdout(out)
+        return 0
+    except OSError as e:        # an output file that cannot be written after all (disk full)
+        print(f"rulespec: error: {e.filename or ''}: {e.strerror or e}", file=err)
+        return 1
+
+
+def _quiet_stdout(out) -> None:
+    """Point a closed pipe's stdout at /dev/null, so the exit's flush cannot fail again."""
+    import os
+    try:
+        out.fileno()
+    except (AttributeError, OSError, ValueError):
+        return      # a StringIO: nothing to close
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, out.fileno())
+
+
+def _json(data) -> str:
+    from .engine.shapes import dumps
+    return dumps(data)
+
+
+def _check_output(path, option: str) -> None:
+    """Refuse an output path before any work is done: its folder must exist and be
+    writable, and the path must not be a folder (or a file we may not write)."""
+    import os
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise _Usage(f"rulespec: error: {option} {path}: is a folder, not a file")
+    if not os.path.isdir(folder):
+        raise _Usage(f"rulespec: error: {option} {path}: no folder {folder}")
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise _Usage(f"rulespec: error: {option} {path}: not writable")
 
 
 # ------------------------------------------------------------------- validate
@@ -299,13 +334,13 @@ def _game_and_agents(args, stdin, out):
     from .agents import parse_agents
     from .engine.game import load_game
     game = load_game(args.file, variant=args.variant)
+    if not game.min_players <= args.players <= game.max_players:
+        raise _Usage(f"rulespec: error: {game.name} is for {game.min_players} to "
+                     f"{game.max_players} players, not {args.players}")
     try:
         names = parse_agents(args.agents, args.players)
     except ValueError as e:
         raise _Usage(f"rulespec: error: {e}") from None
-    if not game.min_players <= args.players <= game.max_players:
-        raise _Usage(f"rulespec: error: {game.name} is for {game.min_players} to "
-                     f"{game.max_players} players, not {args.players}")
     return game, names
 
 
@@ -313,6 +348,8 @@ def cmd_play(args, out, err, stdin) -> int:
     from .agents import make_agents
     from .tools.log import write_log
     from .tools.play import play, result
+    if args.log:
+        _check_output(args.log, "--log")
     game, names = _game_and_agents(args, stdin, out)
     agents = make_agents(names, args.seed, stdin=stdin, stdout=out)
     trace = None
@@ -338,7 +375,7 @@ def cmd_play(args, out, err, stdin) -> int:
     summary = {"game": game.name, "variant": game.variant, "players": args.players,
                "seed": args.seed, "agents": names, **result(state)}
     if args.json:
-        print(json.dumps(summary), file=out)
+        print(_json(summary), file=out)
     else:
         _print_result(game, state, summary, out)
     return 0
@@ -387,7 +424,7 @@ def cmd_simulate(args, out, err, stdin) -> int:
     except BackendMissing as e:
         raise _Usage(f"rulespec: error: {e}") from None
     if args.json:
-        print(json.dumps(summary), file=out)
+        print(_json(summary), file=out)
     else:
         print(format_summary(summary, game.seat_name), file=out)
     failed = summary["errors"]["count"] or summary["first_invariant_violation"]
@@ -406,6 +443,8 @@ def cmd_compare(args, out, err, stdin) -> int:
         raise _Usage("rulespec: error: compare FILE needs --players")
     if len(args.variant) > 2:
         raise _Usage("rulespec: error: compare takes --variant once or twice")
+    if args.html:
+        _check_output(args.html, "--html")
     variants = [None if v == "base" else v for v in args.variant]
     if len(variants) == 1:
         variants = [None] + variants
@@ -553,6 +592,8 @@ def cmd_lsp(args, out, err, stdin) -> int:
 
 def cmd_graph(args, out, err, stdin) -> int:
     from .engine.game import load_game
+    if args.png:
+        _check_output(args.png, "--png")
     game = load_game(args.file, variant=args.variant)
     try:
         dot = _seat_dot(game, args) if args.seat is not None else _boards_dot(game, args)

@@ -5,16 +5,16 @@ after the grammar alias it builds.
 """
 from __future__ import annotations
 
-import ast as pyast
 from functools import cache
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
                              UnexpectedToken, VisitError)
-from lark.indenter import Indenter
+from lark.indenter import DedentError, Indenter
 
 from . import ast
 from .errors import RulespecError
+from .limits import MAX_INTEGER_DIGITS, NESTING
 
 KEYWORDS = frozenset("""choose one of by number from to up auction among opening raise limit
 starter turn until done phase signal end game return pass if elif else for in where while
@@ -74,8 +74,11 @@ def _parse(text: str, start: str):
         tree = _parser().parse(text, start=start)
     except UnexpectedInput as e:
         raise _syntax_error(e, text) from None
-    except Exception:  # the indenter raises a plain error on a bad dedent
+    except DedentError:
         raise _dedent_error(text) from None
+    except MemoryError:
+        raise RulespecError("this rule is too large to parse", line=1, col=1) from None
+    _check_nesting(tree)    # the transformer, checker and compiler below recurse
     try:
         return _ToAst().transform(tree)
     except VisitError as e:
@@ -201,8 +204,51 @@ def _pos(meta_or_token):
     return (getattr(meta_or_token, "line", 1) or 1, getattr(meta_or_token, "column", 1) or 1)
 
 
+def _check_nesting(tree) -> None:
+    """Refuse a parse tree deeper than NESTING levels, found without recursion."""
+    todo = [(tree, 1)]
+    while todo:
+        node, depth = todo.pop()
+        if depth > NESTING:
+            line, col = _pos(node.meta)
+            raise RulespecError(f"this rule nests more than {NESTING} levels deep (the nesting "
+                                f"limit): split it into functions or procedures", line=line, col=col)
+        todo.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
+
+
+_ESCAPES = {"\\": "\\", '"': '"', "'": "'", "n": "\n", "t": "\t", "r": "\r", "0": "\0"}
+
+
 def _unquote(token: Token) -> str:
-    return pyast.literal_eval(str(token))
+    r"""A string literal's text, its escapes decoded: \\ \" \' \n \t \r \0 \xHH
+    \uHHHH. Decoded here, never by Python's parser: a spec is data."""
+    body, out, i = str(token)[1:-1], [], 0
+    line, col = _pos(token)
+    while i < len(body):
+        c = body[i]
+        if c == "\\":
+            i, decoded = _escape(body, i + 1, line, col + 1 + i)
+            out.append(decoded)
+            continue
+        if c < " " and c != "\t":
+            raise RulespecError(f"a control character (U+{ord(c):04X}) in a string: write it as "
+                                f"an escape such as \\n", line=line, col=col + 1 + i)
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def _escape(body: str, i: int, line: int, col: int) -> tuple[int, str]:
+    """The escape whose letter is at body[i]: (index after it, the character)."""
+    c = body[i]
+    if c in _ESCAPES:
+        return i + 1, _ESCAPES[c]
+    width = {"x": 2, "u": 4}.get(c)
+    digits = body[i + 1:i + 1 + width] if width else ""
+    if width and len(digits) == width and all(d in "0123456789abcdefABCDEF" for d in digits):
+        return i + 1 + width, chr(int(digits, 16))
+    raise RulespecError(f"unknown escape \\{c}{digits} in a string: the escapes are "
+                        f"\\\\ \\\" \\' \\n \\t \\r \\0 \\xHH \\uHHHH", line=line, col=col)
 
 
 @v_args(meta=True, inline=True)
@@ -211,6 +257,11 @@ class _ToAst(Transformer):
 
     # expressions
     def number(self, meta, tok):
+        digits = len(tok.lstrip("0"))
+        if digits > MAX_INTEGER_DIGITS:
+            line, col = _pos(meta)
+            raise RulespecError(f"a number of {digits:,} digits: the integer limit is "
+                                f"{MAX_INTEGER_DIGITS:,} digits", line=line, col=col)
         return ast.Number(*_pos(meta), int(tok))
 
     def string(self, meta, tok):

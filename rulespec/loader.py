@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import functools
 import json
 import os
 import re
@@ -19,8 +20,8 @@ import yaml
 from yaml.constructor import SafeConstructor
 
 from .errors import RulespecError, SpecErrors
+from .limits import SPEC_BYTES, YAML_NODES
 
-MAX_NODES = 100_000
 MAX_FLOW_DEPTH = 200   # nested [ and {; the composer recurses out at a few hundred anyway
 _STD = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {_STD + t for t in ("str", "int", "float", "bool", "null")}
@@ -110,9 +111,49 @@ def path_str(path: tuple) -> str:
 
 
 def did_you_mean(name, candidates) -> str:
-    """" (did you mean 'x'?)" for the closest candidate, or ""."""
-    close = difflib.get_close_matches(str(name), [str(c) for c in candidates], n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    """" (did you mean 'x'?)" for the closest candidate, or "". Near-linear in the
+    number of unknown names: candidates are looked up through a bigram index
+    (_Suggestions), and only the few that share most bigrams are compared."""
+    name = str(name)
+    if len(name) > 64:      # difflib is quadratic in the length; no name is that long
+        return ""
+    close = _suggestions(tuple(str(c) for c in candidates)).closest(name)
+    return f" (did you mean {close!r}?)" if close else ""
+
+
+@functools.lru_cache(maxsize=64)
+def _suggestions(candidates: tuple) -> "_Suggestions":
+    return _Suggestions(candidates)
+
+
+class _Suggestions:
+    """An index of candidate names by their bigrams (pairs of adjacent characters)."""
+    SHORTLIST = 12
+
+    def __init__(self, candidates: tuple):
+        self.candidates = candidates
+        self.by_bigram: dict[str, list[int]] = {}
+        for i, c in enumerate(candidates):
+            for bigram in _bigrams(c):
+                self.by_bigram.setdefault(bigram, []).append(i)
+
+    def closest(self, name: str) -> str | None:
+        hits: dict[int, int] = {}
+        for bigram in _bigrams(name):
+            for i in self.by_bigram.get(bigram, ()):
+                hits[i] = hits.get(i, 0) + 1
+        if not hits:    # no bigram in common: short names; compare them all (few)
+            shortlist = [c for c in self.candidates if len(c) <= 3]
+        else:
+            best = sorted(hits, key=hits.get, reverse=True)[:self.SHORTLIST]
+            shortlist = [self.candidates[i] for i in best]
+        close = difflib.get_close_matches(name, shortlist, n=1)
+        return close[0] if close else None
+
+
+def _bigrams(text: str) -> set[str]:
+    padded = f" {text} "
+    return {padded[i:i + 2] for i in range(len(padded) - 1)}
 
 
 def load_spec(source: str | os.PathLike, variant: str | None = None,
@@ -149,9 +190,12 @@ def _fail(errors: list[RulespecError]):
 def _read(file: str) -> str:
     try:
         with open(file, "rb") as f:
-            raw = f.read()
+            raw = f.read(SPEC_BYTES + 1)    # /dev/zero never ends
     except OSError as e:
         _fail([RulespecError(f"cannot read {file}: {e.strerror or e}", file, 1, 1)])
+    if len(raw) > SPEC_BYTES:
+        _fail([RulespecError(f"cannot read {file}: larger than the limit of "
+                             f"{SPEC_BYTES // 2**20} MB for a spec", file, 1, 1)])
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -312,6 +356,7 @@ def _check_size(file: str, root) -> None:
     """
     sizes: dict[int, int] = {}
     visiting: set[int] = set()
+    distinct = sum(1 for _ in _distinct(root))
 
     def size(node) -> int:
         key = id(node)
@@ -323,8 +368,8 @@ def _check_size(file: str, root) -> None:
         total = 1
         for child in _children(node):
             total += size(child)
-            if total > MAX_NODES:
-                raise _BadGraph("YAML aliases expand to too many nodes (billion laughs?)", node)
+            if total > YAML_NODES:
+                raise _BadGraph(_too_many(distinct), node)
         visiting.discard(key)
         sizes[key] = total
         return total
@@ -334,6 +379,26 @@ def _check_size(file: str, root) -> None:
     except _BadGraph as e:
         line, col = _pos(e.node)
         _fail([RulespecError(e.message, file, line, col)])
+
+
+def _too_many(distinct: int) -> str:
+    """Say which limit a too-large spec hits: its own size, or aliases that expand."""
+    if distinct > YAML_NODES:
+        return f"the spec has more than {YAML_NODES:,} YAML nodes (the YAML-nodes limit)"
+    return (f"YAML aliases expand to more than {YAML_NODES:,} nodes (the YAML-nodes limit; "
+            f"an alias bomb?)")
+
+
+def _distinct(root):
+    """Every node once, aliases not followed twice; without recursion."""
+    seen, todo = set(), [root]
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        yield node
+        todo.extend(_children(node))
 
 
 class _BadGraph(Exception):
@@ -445,7 +510,11 @@ class _Converter:
             if tag == _STD + "int":
                 return _CONSTRUCT.construct_yaml_int(node)
             if tag == _STD + "float":
-                return _CONSTRUCT.construct_yaml_float(node)
+                number = _CONSTRUCT.construct_yaml_float(node)
+                if number - number != 0:     # inf or nan: no rule can use it, no JSON can hold it
+                    self.error(f"not a finite number: {text!r}", node, path)
+                    return _BAD
+                return number
             if tag == _STD + "null":
                 return None
             if tag == _STD + "bool":
@@ -600,6 +669,15 @@ def _folded_position(source: str, info: ScalarInfo, line: int, col: int) -> tupl
     space, n+1 breaks become n newlines), remembering where each character
     sits in the file, then look the wanted character up.
     """
+    where, starts = _folded_map(source, info)
+    offset = starts[min(line, len(starts)) - 1] + col - 1
+    return where[max(0, min(offset, len(where) - 1))]
+
+
+@functools.lru_cache(maxsize=16)
+def _folded_map(source: str, info: ScalarInfo) -> tuple[list, list]:
+    """The folded scalar rebuilt once (4,000 errors in one scalar ask 4,000 times):
+    the file position of each of its characters, and where each of its lines starts."""
     lines = source.split("\n")
     block = info.style in ("|", ">")
     first = info.line + 1 if block else info.line
@@ -630,9 +708,11 @@ def _folded_position(source: str, info: ScalarInfo, line: int, col: int) -> tupl
         chars += text
         where += [(n, start + i + 1) for i in range(len(text))]
         blanks = 0
-    text_lines = "".join(chars).split("\n")
-    offset = sum(len(s) + 1 for s in text_lines[:line - 1]) + col - 1
-    return where[max(0, min(offset, len(where) - 1))]
+    starts = [0]        # where each line of the folded text starts in `where`
+    for i, c in enumerate(chars):
+        if c == "\n":
+            starts.append(i + 1)
+    return where, starts
 
 
 # ---------------------------------------------------------------- assumptions

@@ -32,7 +32,10 @@ def parse_agents(text: str, players: int) -> list[str]:
             raise ValueError(f"unknown agent '{name}'; agents are: {', '.join(AGENTS)}")
         base, _, option = name.partition(":")
         if option:   # 'mcts:200': the agent checks its own option (ValueError says why)
-            AGENTS[base](0, option)
+            try:
+                AGENTS[base](0, option)
+            except TypeError:
+                raise ValueError(f"agent '{base}' takes no option, not '{name}'") from None
     return names
 
 

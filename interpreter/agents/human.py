@@ -58,7 +58,7 @@ class HumanAgent:
             # options are themselves numbers ("0", "1", "2"), reading "1" as a label
             # here and as a place elsewhere would answer a different question.
             if answer.isascii() and answer.isdigit():
-                if 1 <= int(answer) <= len(options):
+                if _number(answer) and 1 <= int(answer) <= len(options):   # int() of 5,000 digits fails
                     return options[int(answer) - 1]
                 self._refuse(state, answer, options)
                 continue
@@ -148,7 +148,7 @@ class HumanAgent:
     def _info(self, state, what, options):
         pres = self._presentation(state)
         card = None
-        if what.isdigit() and 1 <= int(what) <= len(options):
+        if _number(what) and 1 <= int(what) <= len(options):
             label = options[int(what) - 1].label   # a card, or an action naming one
             card = next((w for w in [label] + label.split() if w in state.game.cards), label)
         elif what:
@@ -163,7 +163,7 @@ class HumanAgent:
     def _refuse(self, state, answer, options):
         """Say why `answer` is not legal: the refusing rule and its line, when there is one."""
         from ..engine.explain import refusal
-        if not answer or answer.isdigit():
+        if not answer or answer.isdigit():   # '²' too: a digit, but no number
             print(f"'{answer}' is not an option: type a number from 1 to {len(options)} "
                   f"or an option's exact text (help: commands).", file=self.stdout)
             return
@@ -207,3 +207,8 @@ def at_the_table(agents: list, trace=None):
         for human in humans:
             human.hear(record)
     return wrapped, sink
+
+
+def _number(answer: str) -> bool:
+    """Digits that int() reads: ASCII only ('²' is a digit to str.isdigit)."""
+    return answer.isascii() and answer.isdigit() and len(answer) < 10

@@ -187,7 +187,7 @@ class MCTSAgent:
 
     def __init__(self, seed: int = 0, option: str | None = None):
         parts = (option or "200").split(":")
-        if len(parts) > 2 or not all(p.isdigit() for p in parts) or int(parts[0]) == 0:
+        if len(parts) > 2 or not all(p.isascii() and p.isdigit() for p in parts) or int(parts[0]) == 0:
             raise ValueError(f"mcts takes mcts:PLAYOUTS or mcts:PLAYOUTS:DEPTH (PLAYOUTS "
                              f"above 0, DEPTH 0 or more), not 'mcts:{option}'")
         self.playouts = int(parts[0])
@@ -202,15 +202,19 @@ class MCTSAgent:
             return options[0]
         root = _Node()
         self._moves = []
+        error = None
         for _ in range(self.playouts):
             try:
                 guess = determinize(state, seat, self.rand)
                 start = margins(guess) if self.depth is not None else None
                 self._playout(root, guess, start)
-            except RuleError:
+            except RuleError as e:
                 # A guess the spec's rules cannot play on (a rule expects a card in a
                 # hidden zone the guess moved away): skip it. Mark such zones public.
+                error = e
                 continue
+        if error is not None and not root.children:
+            raise error     # no playout ran: a fault of the rules (a heuristic), not a guess
         by_label = {o.label: o for o in options}
         ranked = sorted(by_label, key=lambda label: -(root.children[label].visits
                                                        if label in root.children else -1))

@@ -8,8 +8,8 @@ marked `*` (significant) only when its adjusted p is below ALPHA.
 """
 from __future__ import annotations
 
-import json
 
+from ..engine.shapes import dumps
 from . import stats
 from .simulate import run_with_progress, summarize
 
@@ -24,7 +24,7 @@ def compare_command(games, args, names, out, err) -> int:
         runs.append((game, records, seconds))
     result = compare(runs, args.players)
     if args.json:
-        print(json.dumps(result), file=out)
+        print(dumps(result), file=out)
     else:
         print(format_comparison(result), file=out)
     if args.html:

@@ -160,8 +160,8 @@ def run_games(job, games, seed=0, jobs=None, backend="local", progress=None, add
     start = time.perf_counter()
     if backend == "ray":
         records = list(run_ray(job, seeds, jobs, progress, address))
-    else:
-        records = list(run_local(job, seeds, jobs, progress))
+    else:   # more processes than games or cores only costs forks (--jobs 100000)
+        records = list(run_local(job, seeds, min(jobs, games, os.cpu_count() or 1), progress))
     return records, time.perf_counter() - start
 
 

@@ -119,16 +119,23 @@ class Board:
 
     def to_dot(self) -> str:
         """Graphviz DOT: nodes with their attributes as labels, arcs as drawn."""
-        lines = [f'digraph "{self.name}" {{']
+        q = dot_quote
+        lines = [f'digraph "{q(self.name)}" {{']
         for node in self.order:
             attrs = self.graph.nodes[node]
-            extra = "\\n".join(f"{k}={v}" for k, v in attrs.items() if k not in ("q", "r"))
-            label = node + (f"\\n{extra}" if extra else "")
-            lines.append(f'  "{node}" [label="{label}"];')
+            label = "\n".join([str(node)] + [f"{k}={v}" for k, v in attrs.items() if k not in ("q", "r")])
+            lines.append(f'  "{q(node)}" [label="{q(label)}"];')
         for a, b in self.graph.edges:
-            lines.append(f'  "{a}" -> "{b}";')
+            lines.append(f'  "{q(a)}" -> "{q(b)}";')
         lines.append("}")
         return "\n".join(lines) + "\n"
+
+
+def dot_quote(text) -> str:
+    """Text for inside a DOT double-quoted string: a quote, backslash or line break in a
+    name can end the string early and inject attributes (image="/etc/hostname")."""
+    return (str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\r", "\\r")
+            .replace("\n", "\\n"))
 
 
 # ------------------------------------------------------------ layouts built in play

@@ -21,6 +21,7 @@ from rulespec import ast
 from rulespec.scope import CARD_FIELDS, LAYOUT_FIELDS, RESULT_KEYS
 
 from rulespec.errors import RuleError
+from rulespec.limits import check_number, too_big
 from .functions import FUNCTIONS, _items
 from .values import Seat, Zone, display, player_zone
 
@@ -42,7 +43,10 @@ class ExpressionSource:
         self.compiler = compiler
         self.names = compiler.names
         game = compiler.game
+        limits = game.bounds
         self.ns = {"_items": _items, "_contains": _contains, "_attr": attribute_of(game),
+                   "_IB": limits.integer_bound, "_num": lambda r: check_number(r, limits),
+                   "_mul": checked_multiply(limits),
                    "_index": _index, "_CARDS": game.cards, "_Seat": Seat,
                    "_PZ": {z: [player_zone(z, i) for i in range(game.max_players)]
                            for z in self.names.player_zones}}
@@ -56,6 +60,7 @@ class ExpressionSource:
         self.locals: dict = {}      # comprehension variable -> python identifier
         self.depth = 0              # AST levels of the generated function being written
         self.has_env = True         # whether the code being written has `env` in scope
+        self.in_iterable = 0        # >0 while writing a comprehension's iterable (no := there)
         n = self.names
         # keys a map value can have: a constant map's, an auction result's, a layout cell's
         self._map_keys = ({str(k) for v in n.constants.values() if isinstance(v, dict) for k in v}
@@ -141,7 +146,7 @@ class ExpressionSource:
             if var is None:
                 source = "[None]" if when is None else f"([None] if {self.source(when, scope)} else [])"
             else:
-                iterable = self.source(items, scope)
+                iterable = self.iterable(items, scope)
                 self.locals[var] = value = self.fresh("v")
                 cond = f" if {self.source(when, scope | {var})}" if when is not None else ""
                 source = f"[{value} for {value} in _items(st, {iterable}){cond}]"
@@ -191,6 +196,14 @@ class ExpressionSource:
         code = compile(f"lambda {', '.join(params)}: {body}", f"<rulespec part {name}>", "eval")
         self.ns[name] = eval(code, self.ns)  # noqa: S307 — source built only from generated identifiers
         return f"{name}({', '.join(args)})"
+
+    def iterable(self, node, scope) -> str:
+        """A comprehension's iterable, where Python allows no assignment expression."""
+        self.in_iterable += 1
+        try:
+            return self.source(node, scope)
+        finally:
+            self.in_iterable -= 1
 
     def fallback(self, node, scope) -> str:
         closure = getattr(self.compiler, node.rule)(node, scope)
@@ -274,7 +287,7 @@ class ExpressionSource:
             # a closure-compiled part would look its variable up in env, where a
             # generated comprehension does not put it: compile the whole as closures
             return self.fallback(node, scope)
-        iterable = self.source(node.iter, scope)
+        iterable = self.iterable(node.iter, scope)
         var = self.fresh("v")
         saved = self.locals.get(node.var)
         self.locals[node.var] = var
@@ -311,11 +324,37 @@ class ExpressionSource:
     def src_arith(self, node, scope):
         if node.op not in _ARITH:
             return self.fallback(node, scope)
-        return f"({self.source(node.left, scope)} {node.op} {self.source(node.right, scope)})"
+        return self.arith(node.op, self.source(node.left, scope), self.source(node.right, scope))
+
+    def arith(self, op, a, b) -> str:
+        """`a op b` held to the limits (rulespec/limits.py): an int result of + or -
+        within the integer bound passes inline, the usual case; any other result goes
+        through check_number; `*` checks a text's or list's size before building it."""
+        if op == "*":
+            return f"_mul({a}, {b})"
+        if op not in ("+", "-"):      # // and % make nothing larger
+            return f"({a} {op} {b})"
+        if self.in_iterable:
+            return f"_num({a} {op} {b})"
+        r = self.fresh("r")
+        return f"({r} if ({r} := {a} {op} {b}).__class__ is int and -_IB < {r} < _IB else _num({r}))"
 
     def src_if_exp(self, node, scope):
         return (f"({self.source(node.then, scope)} if {self.source(node.cond, scope)} "
                 f"else {self.source(node.orelse, scope)})")
+
+
+def checked_multiply(limits):
+    """a * b, refused before it is built when a text or list would outgrow the size limit."""
+    def multiply(a, b):
+        for seq, n in ((a, b), (b, a)):
+            if isinstance(seq, (str, list)) and isinstance(n, int):
+                if len(seq) * n > limits.size:
+                    raise too_big(f"a {'text' if isinstance(seq, str) else 'list'} of length",
+                                  len(seq) * n, limits.size, "size")
+                return seq * n
+        return check_number(a * b, limits)
+    return multiply
 
 
 def _closure_only(node) -> bool:

@@ -17,8 +17,9 @@ from rulespec import ast, effects
 from rulespec.builtins import LAZY
 
 from rulespec.errors import RuleError
+from rulespec.limits import check_number
 from .flow import IN, NOTHING, RET, Frame, Program, ask, skip_turn
-from .functions import FUNCTIONS, _items
+from .functions import FUNCTIONS, _items, int_range
 from .values import Seat
 
 ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul,
@@ -202,12 +203,21 @@ class Compiler:
             self.emit(node, fast)
             return
         store, current = self.setter(node.target, scope), self.expr(node.target, scope)
-        value, op = self.expr(node.value, scope), ARITH[node.op[0]]
+        value, op = self.expr(node.value, scope), self.arith_op(node.op[0])
 
         def update(st, fr):
             env = fr.env
             store(st, env, op(current(st, env), value(st, env)))
         self.emit(node, update)
+
+    def arith_op(self, op):
+        """f(a, b) for `a op b`, held to the limits as generated arithmetic is."""
+        limits = self.game.bounds
+        if op == "*":
+            from .codegen import checked_multiply
+            return checked_multiply(limits)
+        fn = ARITH[op]
+        return lambda a, b: check_number(fn(a, b), limits)
 
     def _generated_store(self, node, value, op, scope):
         """`target = value` (op None) or `target op= value` as one generated
@@ -219,7 +229,7 @@ class Compiler:
         lines, where, check = place
         new = source.source(value, scope)
         if op is not None:
-            new = f"{where} {op} ({new})"
+            new = source.arith(op, where, f"({new})")
         lines = lines + [f"{where} = {check}({new})" if check else f"{where} = {new}"]
         return source.statement(lines, f"line {node.line}")
 
@@ -367,7 +377,7 @@ class Compiler:
         low, high, by = (self.expr(n, scope) for n in (node.low, node.high, node.by))
         store = self.setter(node.target, scope)
         self._decision(node, scope,
-                       lambda st, env: (by(st, env), list(range(low(st, env), high(st, env) + 1)),
+                       lambda st, env: (by(st, env), int_range(st, low(st, env), high(st, env) + 1),
                                         None, "number"),
                        store)
 
@@ -518,7 +528,7 @@ class Compiler:
                 low = state["price"] + raise_by(st, benv) if state["high"] is not None else state["price"]
                 high = limit(st, benv)
                 if low <= high:
-                    bids = list(range(low, high + 1))
+                    bids = int_range(st, low, high + 1)
                     return bidder, ["pass"] + bids, ["pass"] + [f"bid {b}" for b in bids], "bid"
                 state["active"] = [b for b in state["active"] if b != bidder]
 

@@ -12,11 +12,13 @@ takes the value and carries on.
 """
 from __future__ import annotations
 
+from time import monotonic
 from typing import NamedTuple
 
 from rulespec.errors import RuleError, RulespecError
 from . import chance, faults
 from .changes import Watcher, tell
+from .functions import start_meter
 from .values import decode, display, encode
 
 IN = "$in"      # where a decision's answer waits for its instruction
@@ -136,6 +138,9 @@ def ask(st, fr, player, values, labels=None, kind="one"):
     suspends and returns NOTHING."""
     if not values:
         raise RuleError("there is nothing to choose from")
+    if len(values) > st.game.bounds.size:
+        raise RuleError(f"a decision of {len(values):,} options, over the limit of "
+                        f"{st.game.bounds.size:,} (limits: size)")
     if len(values) == 1 and not st.ask_forced:
         if st.trace is not None:
             secret = {"secret": True} if fr.secret or fr.env.get("$secret") else {}
@@ -183,6 +188,8 @@ def run(st, finish_when_done: bool = True) -> None:
     stack = st.stack
     ends = not st.staged    # a scenario staging a position checks no end condition
     steps = 0
+    deadline = monotonic() + game.bounds.seconds
+    start_meter(game)
     fr = program = None
     pc = 0
     explicit = st.explicit    # chance nodes (chance.py): each instruction may be put back
@@ -212,6 +219,9 @@ def run(st, finish_when_done: bool = True) -> None:
             steps += 1
             if steps > budget:
                 raise RuleError(_budget_message(st, budget))
+            if not steps & 1023 and monotonic() > deadline:   # the clock, every 1,024 steps
+                raise RuleError(f"the game ran {game.bounds.seconds:g} seconds without asking "
+                                f"anyone anything (limits: seconds): a loop that never ends?")
         if not stack and not st.over and finish_when_done:
             st.finish("the flow ended")
             if watch is not None:
@@ -223,7 +233,8 @@ def run(st, finish_when_done: bool = True) -> None:
 
 
 def _budget_message(st, budget) -> str:
-    message = f"the game ran {budget} steps without asking anyone anything: a loop that never ends?"
+    message = (f"the game ran {budget:,} steps without asking anyone anything (limits: steps): "
+               f"a loop that never ends?")
     if st.skipped is not None:
         who, file, line, col = st.skipped
         message += (f" The last turn passed was {who}'s at {file}:{line}:{col}: no action "
@@ -260,3 +271,25 @@ def _check_end(st, checks, watch) -> None:
             if watch is not None:
                 watch.ended(name)
             return
+
+
+def guarded(fn, what: str, number: bool = False):
+    """fn(state, env) evaluated outside the run loop (a score, tie-break, invariant,
+    heuristic, scenario check), the one way such an expression is evaluated: any
+    fault becomes a located RuleError in words naming `what` ("scoring score"), as
+    in the run loop (faults.py); with `number`, so does a result that is not a
+    finite number (a score of none, or of text). Keeps fn's node, mark and scope."""
+    def evaluate(st, env):
+        start_meter(st.game)
+        try:
+            value = fn(st, env)
+        except Exception as e:   # noqa: BLE001 — any fault of a rule, said in words
+            raise faults.explain_expression(e, st, fn, env, what) from None
+        if number and not (type(value) in (int, bool) or (type(value) is float and value - value == 0)):
+            raise faults.explain_expression(RuleError(f"{what} must be a number, not "
+                                                      f"{faults.show(value, st)}"), st, fn, env, what)
+        return value
+    for attr in ("node", "mark", "scope"):
+        if hasattr(fn, attr):
+            setattr(evaluate, attr, getattr(fn, attr))
+    return evaluate

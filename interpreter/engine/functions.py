@@ -4,7 +4,10 @@ Every function takes the state first. None changes a list or map in place.
 """
 from __future__ import annotations
 
+from time import monotonic
+
 from rulespec.errors import RuleError
+from rulespec.limits import check_number, too_big
 from . import chance, rig, rng
 from .boards import join_hex_boards, layout_board
 from .changes import tell
@@ -12,16 +15,38 @@ from .values import Seat, Zone, display
 
 
 def _items(st, x):
-    """A zone's cards, a list, or a map's keys, as a list."""
+    """A zone's cards, a list, or a map's keys, as a list. Every comprehension and
+    builtin that walks a list comes here, so the items walked are metered (meter)."""
     if type(x) is list:     # the usual case first: this runs for every comprehension
+        m = st.game.meter
+        m[0] += len(x)
+        if m[0] > m[1]:
+            meter_check(m)
         return x
     if isinstance(x, Zone):
         return list(st.zones[x])
     if isinstance(x, dict):
-        return list(x)
+        return _items(st, list(x))
     if isinstance(x, list):
-        return x
+        return _items(st, list(x))
     raise RuleError(f"expected a list or a zone, got {display(x)}")
+
+
+METER_CHUNK = 1_000_000     # items walked between two looks at the clock
+
+
+def start_meter(game) -> None:
+    """Begin a decision's (or an evaluation's) account of items walked: one
+    instruction can walk a huge list many times over ([[y for y in g] for x in g])
+    without returning to the run loop, so the clock is read from here too."""
+    game.meter[:] = [0, METER_CHUNK, monotonic() + game.bounds.seconds, game.bounds.seconds]
+
+
+def meter_check(m) -> None:
+    m[1] += METER_CHUNK
+    if monotonic() > m[2]:
+        raise RuleError(f"the rules walked {m[0]:,} list items in over {m[3]:g} seconds without "
+                        f"asking anyone anything (limits: seconds)")
 
 
 def _many(x):
@@ -34,7 +59,26 @@ def count(st, x):
 
 
 def sum_(st, xs):
-    return sum(_items(st, xs))
+    return check_number(sum(_items(st, xs)), st.game.bounds)
+
+
+def int_range(st, low, high) -> list:
+    """[low, low + 1, ..., high - 1], its length checked against the size limit
+    before it is built (range(10**20) is an error, not a hang)."""
+    for end in (low, high):
+        if not isinstance(end, int) or isinstance(end, bool):
+            raise RuleError(f"range: the ends are whole numbers, not {display(end)}")
+    size = st.game.bounds.size
+    if high - low > size:
+        raise too_big("a range of length", high - low, size, "size")
+    return list(range(low, high))
+
+
+def _sized(st, items: list) -> list:
+    size = st.game.bounds.size
+    if len(items) > size:
+        raise too_big("a list of length", len(items), size, "size")
+    return items
 
 
 def _extreme(pick, st, args, by):
@@ -68,7 +112,7 @@ def last(st, xs):
 
 
 def append(st, xs, x):
-    return _items(st, xs) + [x]
+    return _sized(st, _items(st, xs) + [x])
 
 
 def remove(st, xs, x):
@@ -100,7 +144,7 @@ def get(st, m, key, default=None):
 
 
 def with_key(st, m, key, value):
-    return {**m, key: value}
+    return _sized(st, {**m, key: value})
 
 
 # players -------------------------------------------------------------------------
@@ -164,6 +208,8 @@ def shuffle(st, zone):
 
 
 def draw(st, src, dst, n=1):
+    if isinstance(n, int) and n > st.game.bounds.size:   # a reshuffling deck never runs out
+        raise too_big("a draw of", n, st.game.bounds.size, "size")
     drawn = []
     for _ in range(n):
         if not st.zones[src]:
@@ -243,8 +289,9 @@ def _public(st, zone) -> bool:
 
 # chance -----------------------------------------------------------------------------
 def roll(st, sides):
-    if sides.__class__ is not int or sides < 1:
-        raise RuleError(f"roll({display(sides)}): a die needs a whole number of sides, at least 1")
+    if sides.__class__ is not int or not 1 <= sides <= 2**64:   # below(n) loops forever past 2**64
+        raise RuleError(f"roll({display(sides)}): a die needs a whole number of sides, from 1 "
+                        f"to 2**64")
     st.rng, value = rng.below(st.rng, sides)
     if st.rig:
         value = rig.roll(st, sides, value + 1) - 1
@@ -303,7 +350,8 @@ def hex_layout(st, parts, zones_cross_boards=False):
 def flatten(st, xs):
     out = []
     for x in _items(st, xs):
-        out.extend(_items(st, x))
+        _sized(st, out).extend(_items(st, x))   # each part is within the limit already
+    _sized(st, out)
     return out
 
 
@@ -330,7 +378,7 @@ FUNCTIONS = {
     "abs": lambda st, x: abs(x),
     "all": lambda st, xs: all(_items(st, xs)),
     "any": lambda st, xs: any(_items(st, xs)),
-    "range": lambda st, a, b=None: list(range(a)) if b is None else list(range(a, b)),
+    "range": lambda st, a, b=None: int_range(st, 0, a) if b is None else int_range(st, a, b),
     "sort": sort, "first": first, "last": last, "append": append, "remove": remove,
     "index_of": index_of,
     "reverse": lambda st, xs: list(reversed(_items(st, xs))),

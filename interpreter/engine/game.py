@@ -9,13 +9,14 @@ from rulespec.scope import assigned_names, for_variable
 
 from rulespec.errors import RuleError, RulespecError
 from . import faults
+from rulespec.limits import Limits
 from .boards import Board
 from .compile import Compiler
-from .flow import Frame, Option, Program
-from .functions import _items
+from .flow import Frame, Option, Program, guarded
+from .functions import _items, start_meter
 from .values import Seat, display
 
-STEP_BUDGET = 1_000_000
+STEP_BUDGET = Limits.steps     # the default; a spec's `limits: {steps: N}` changes it
 
 
 def load_game(path, variant: str | None = None, text: str | None = None) -> "Game":
@@ -90,7 +91,10 @@ class Game:
         self.min_players, self.max_players = data["players"]["min"], data["players"]["max"]
         self.spec_hash = hashlib.sha256(spec.source.encode()).hexdigest()[:16]
         self.spec_id = spec_id(data)   # by content: comments and layout do not count
-        self.step_budget = STEP_BUDGET
+        self.bounds = Limits.of(data)
+        self.meter = [0, 0, 0.0, 0.0]     # functions.start_meter: items walked, next look, deadline
+        start_meter(self)
+        self.step_budget = self.bounds.steps
         self.boards = {n: Board(n, d) for n, d in (data.get("boards") or {}).items()}
         self._build_cards(data)
         self.decls = {s: {k: _decl(v) for k, v in (data.get(s) or {}).items()}
@@ -113,7 +117,12 @@ class Game:
         self.cards: dict[str, dict] = {}
         self.cards_by_name: dict[str, list[str]] = {}
         self.card_start: dict[str, str] = {}
-        for kind, decl in (data.get("cards") or {}).items():
+        declared = data.get("cards") or {}
+        total = sum(entry.get("count", 1) for decl in declared.values() for entry in decl["list"])
+        if total > self.bounds.cards:   # counted before a single card is made
+            raise self.spec.error(f"the spec declares {total:,} cards, over the limit of "
+                                  f"{self.bounds.cards:,} (limits: cards)", ("cards",))
+        for kind, decl in declared.items():
             defaults = decl.get("attrs") or {}
             for entry in decl["list"]:
                 count = entry.get("count", 1)
@@ -145,6 +154,11 @@ class Game:
             # where it came from, for errors at play in words (faults.py)
             function.node, function.mark, function.scope = tree, compiler.mark, scope
             return function
+
+        def outside(path, what, number=False):
+            """An expression evaluated outside the run loop, its faults located."""
+            fn = expr(path)
+            return None if fn is None else guarded(fn, what, number)
 
         def candidates(name, var):
             items, when = by_path.get(("actions", name, "for")), by_path.get(("actions", name, "when"))
@@ -193,12 +207,15 @@ class Game:
                         prelude=_fires(when, "trigger:" + name))
             self.end_conditions = [(n, expr(("end", n, "when"))) for n in self.data.get("end") or {}]
             self._plan_end_checks(by_path)
-            self.invariants = [(n, expr(("invariants", n))) for n in self.data.get("invariants") or {}]
+            self.invariants = [(n, outside(("invariants", n), f"invariant {n}"))
+                               for n in self.data.get("invariants") or {}]
             scoring = self.data.get("scoring") or {}
-            self.score = expr(("scoring", "score")) if "score" in scoring else None
-            self.eligible = expr(("scoring", "eligible")) if "eligible" in scoring else None
-            self.tiebreaks = [expr(("scoring", "tiebreaks", i)) for i in range(len(scoring.get("tiebreaks") or []))]
-            self.heuristic = expr(("heuristic",)) if "heuristic" in self.data else None
+            self.score = outside(("scoring", "score"), "scoring score", True) if "score" in scoring else None
+            self.eligible = (outside(("scoring", "eligible"), "scoring eligible")
+                             if "eligible" in scoring else None)
+            self.tiebreaks = [outside(("scoring", "tiebreaks", i), f"tie-break {i + 1}", True)
+                              for i in range(len(scoring.get("tiebreaks") or []))]
+            self.heuristic = outside(("heuristic",), "heuristic", True) if "heuristic" in self.data else None
         except RulespecError as e:
             if compiler.mark and e.line is not None and e.file is None:
                 e.line, e.col = compiler.mark(e.line, e.col)
@@ -291,8 +308,11 @@ class Game:
         compiler = Compiler(self, self.names)
         if kind == "expression":
             tree = parse_expression(text)
-            return compiler.expr(tree, assigned_names(tree, self.names) | set(names))
+            self._known_calls(tree)
+            return guarded(compiler.expr(tree, assigned_names(tree, self.names) | set(names)),
+                           "a scenario step")
         tree = parse_statements(text)
+        self._known_calls(tree)
         key = f"{'scenario' if scenario else 'snippet'}:{len(self.programs)}"
         compiler.program = Program(key, "a scenario step")
         compiler.block(tree.body, assigned_names(tree, self.names) | set(names))
@@ -304,6 +324,17 @@ class Game:
         """An AST expression as f(state, env), compiled now (faults.py evaluates the
         parts of a failing rule one by one)."""
         return Compiler(self, self.names).expr(node, set(scope))
+
+    def _known_calls(self, tree) -> None:
+        """A snippet is not checked with the spec: refuse calls of nothing known."""
+        from rulespec.builtins import SIGNATURES
+        from rulespec.loader import did_you_mean
+        from rulespec import ast
+        known = set(SIGNATURES) | set(self.names.functions) | set(self.names.procedures)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and node.func not in known:
+                raise RuleError(f"unknown function '{node.func}'{did_you_mean(node.func, known)}",
+                                line=node.line, col=node.col)
 
     def state_from_json(self, text: str):
         from .state import State

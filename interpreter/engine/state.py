@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from rulespec.errors import CorruptFile, IllegalAction, RulespecError
+from rulespec.limits import SAVE_BYTES
 from . import chance, rng, visibility
 from .flow import IN, Decision, Frame, Option, run
+from .shapes import loads, schema_validator, shape_problem
 from .values import Seat, Zone, decode, display, encode
 
 SAVE_FORMAT = 1
@@ -249,17 +252,27 @@ class State:
 
     @classmethod
     def from_json(cls, game, text: str) -> "State":
+        """A state saved by to_json. Raises CorruptFile for text that is not a save of
+        this game and spec (save.schema.json, then the game's declarations)."""
+        if len(text) > SAVE_BYTES:
+            raise CorruptFile(f"corrupt save file: larger than {SAVE_BYTES // 2**20} MB")
         try:
-            d = json.loads(text)
+            d = loads(text)
+        except ValueError as e:
+            raise CorruptFile(f"corrupt save file: not JSON ({_short(e)})") from None
+        problem = shape_problem(schema_validator(SAVE_SCHEMA), d)
+        if problem:
+            raise CorruptFile(f"corrupt save file: {problem}")
+        try:
             return cls._from_data(game, d)
-        except RulespecError:
+        except CorruptFile:
             raise
-        except Exception as e:
-            raise CorruptFile(f"corrupt save file: {type(e).__name__}: {e}") from None
+        except (RulespecError, LookupError, TypeError, ValueError, RecursionError) as e:
+            raise CorruptFile(f"corrupt save file: {type(e).__name__}: {_short(e)}") from None
 
     @classmethod
     def _from_data(cls, game, d) -> "State":
-        if d.get("format") != SAVE_FORMAT or d.get("game") != game.name:
+        if d["game"] != game.name:
             raise CorruptFile("corrupt save file: not a save of this game")
         if d.get("variant") != game.variant:
             raise CorruptFile(f"this save is of variant {d.get('variant')!r}, not {game.variant!r}")
@@ -267,12 +280,22 @@ class State:
             raise CorruptFile("the rules changed since this save was made (comments and layout "
                               "do not count); its game's log shows what the change does: "
                               "rulespec replay LOG --against SPEC")
+        if not game.min_players <= d["players"] <= game.max_players:
+            raise CorruptFile(f"corrupt save file: {d['players']} players, but {game.name} is for "
+                              f"{game.min_players} to {game.max_players}")
         st = cls.__new__(cls)
-        st.game, st.n = game, int(d["players"])
+        st.game, st.n = game, d["players"]
         st.seats = [Seat(i) for i in range(st.n)]
+        _same_keys(d["globals"], game.decls["globals"], "globals")
+        _same_keys(d["per_player"], game.decls["per_player"], "per_player")
+        _same_keys(d["per_card"], game.decls["per_card"], "per_card")
+        if any(len(v) != st.n for v in d["per_player"].values()):
+            raise CorruptFile("corrupt save file: a per_player list's length is not the number of players")
         st.g = {k: decode(v) for k, v in d["globals"].items()}
         st.pv = {k: [decode(x) for x in v] for k, v in d["per_player"].items()}
         st.cv = {k: {c: decode(x) for c, x in v.items()} for k, v in d["per_card"].items()}
+        expected = set(game.zone_decls) | {f"{z}@{s}" for z in game.player_zone_decls for s in range(st.n)}
+        _same_keys(d["zones"], expected, "zones")
         st.zones = {Zone(k): list(v) for k, v in d["zones"].items()}
         st.loc = {c: z for z, cards in st.zones.items() for c in cards}
         if set(st.loc) != set(game.cards) or sum(map(len, st.zones.values())) != len(game.cards):
@@ -281,14 +304,48 @@ class State:
             raise CorruptFile(f"this save was {rng.version_problem(d.get('rng_version'))}")
         st.rng = int(d["rng"])
         st.stack = [Frame.from_data(f) for f in d["stack"]]
-        if any(f.proc not in game.programs for f in st.stack):
-            raise CorruptFile("corrupt save file: unknown rule in the flow stack")
         st.pending = Decision.from_data(d["pending"]) if d["pending"] else None
-        st.over, st.ended_by, st.phase = bool(d["over"]), d["ended_by"], d["phase"]
-        st.decisions, st.events = int(d["decisions"]), None
+        st.over, st.ended_by, st.phase = d["over"], d["ended_by"], d["phase"]
+        st.decisions, st.events = d["decisions"], None
         st.trace = None
         st.fired = {}
         st.rig, st.staged = None, False
         st.ask_forced, st.skipped = bool(d.get("ask_forced", False)), None
         st.explicit = None    # a save is a sampled game (chance nodes are not saved)
+        _check_flow(st, game)
         return st
+
+
+SAVE_SCHEMA = str(Path(__file__).with_name("save.schema.json"))
+
+
+def _short(e) -> str:
+    text = str(e)
+    return text if len(text) <= 200 else text[:200] + "..."
+
+
+def _same_keys(saved: dict, declared, section: str) -> None:
+    if set(saved) != set(declared):
+        odd = sorted(set(saved) ^ set(declared))[:3]
+        raise CorruptFile(f"corrupt save file: {section} does not match the spec ({', '.join(odd)})")
+
+
+def _check_flow(st, game) -> None:
+    """A save stands at a decision (a frame to resume, a pending choice of a real
+    seat) or is over (no frames, nothing pending)."""
+    if st.over:
+        if st.stack or st.pending is not None:
+            raise CorruptFile("corrupt save file: a game that is over has rules still running")
+        return
+    if not st.stack or st.pending is None:
+        raise CorruptFile("corrupt save file: a game not over must stand at a decision")
+    for frame in st.stack:
+        program = game.programs.get(frame.proc)
+        if program is None:
+            raise CorruptFile("corrupt save file: unknown rule in the flow stack")
+        if frame.pc > len(program.code):
+            raise CorruptFile(f"corrupt save file: {frame.proc} has no instruction {frame.pc}")
+    pending = st.pending
+    if pending.player >= st.n or len(pending.labels) != len(pending.values):
+        raise CorruptFile("corrupt save file: the pending decision names no seat of this game "
+                          "or its labels and values differ in number")

@@ -40,21 +40,42 @@ def player_zone(name: str, seat: int) -> Zone:
 _PLAIN = frozenset({int, str, bool, float, type(None)})
 
 
-def encode(value):
-    """A value as JSON data; zones and maps are tagged so they come back as they were."""
+def encode(value, _left=None, _depth=0):
+    """A value as JSON data; zones and maps are tagged so they come back as they were.
+    RuleError for a value of more than SHOWN items in all (lists that share a list
+    expand: `g = append(g, g)` doubles each time) or nested over NESTED deep."""
     if type(value) in _PLAIN:       # most values: nothing to do
         return value
     if isinstance(value, Zone):
         return {"$zone": str(value)}
     if isinstance(value, Seat):
         return {"$seat": int(value)}
+    left = _spend(value, _left, _depth)
+    _depth += 1
     if isinstance(value, dict):
         if all(type(k) is str for k in value):      # the common map: text keys stay keys
-            return {"$dict": {k: encode(v) for k, v in value.items()}}
-        return {"$map": [[encode(k), encode(v)] for k, v in value.items()]}
+            return {"$dict": {k: encode(v, left, _depth) for k, v in value.items()}}
+        return {"$map": [[encode(k, left, _depth), encode(v, left, _depth)] for k, v in value.items()]}
     if isinstance(value, (list, tuple)):
-        return [encode(v) for v in value]
+        return [encode(v, left, _depth) for v in value]
     return value
+
+
+SHOWN = 1_000_000       # items of one value written out (a log, a save, a label), all levels
+NESTED = 100            # levels of lists in lists written out
+
+
+def _spend(value, left, depth) -> list:
+    """Charge a container's items to the budget of the value being written out."""
+    if left is None:
+        left = [SHOWN]
+    if isinstance(value, (list, tuple, dict)):
+        left[0] -= len(value)
+        if left[0] < 0 or depth > NESTED:
+            from rulespec.errors import RuleError
+            raise RuleError(f"a value too large to write out: over {SHOWN:,} items in all or "
+                            f"nested over {NESTED} deep (lists that hold a list many times?)")
+    return left
 
 
 def decode(data):
@@ -75,8 +96,8 @@ def decode(data):
     return data
 
 
-def display(value, names=None) -> str:
-    """How a value reads in an option label or a log line."""
+def display(value, names=None, _left=None, _depth=0) -> str:
+    """How a value reads in an option label or a log line (bounded as encode is)."""
     if type(value) is str:      # the usual case first: card ids, symbols, labels
         return value
     if isinstance(value, Seat):
@@ -86,7 +107,10 @@ def display(value, names=None) -> str:
     if value is True or value is False:
         return "true" if value else "false"
     if isinstance(value, list):
-        return "[" + ", ".join(display(v, names) for v in value) + "]"
+        left = _spend(value, _left, _depth)
+        return "[" + ", ".join(display(v, names, left, _depth + 1) for v in value) + "]"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{display(k, names)}: {display(v, names)}" for k, v in value.items()) + "}"
+        left = _spend(value, _left, _depth)
+        return "{" + ", ".join(f"{display(k, names, left, _depth + 1)}: {display(v, names, left, _depth + 1)}"
+                               for k, v in value.items()) + "}"
     return str(value)

@@ -9,11 +9,14 @@ from __future__ import annotations
 import io
 import json
 import os
+from pathlib import Path
 
 from rulespec.errors import CorruptFile, IllegalAction, RulespecError
+from rulespec.limits import LOG_BYTES
 from ..engine.rig import Rig
 from ..engine.values import decode, display
 from ..engine import rng
+from ..engine.shapes import loads, read_capped, schema_validator, shape_problem
 from .play import header, play
 
 
@@ -26,23 +29,40 @@ def write_log(game, players, seed, agent_names, agents, stream, on_step=None, tr
     return play(game, players, seed, agents, log=stream, on_step=on_step, trace=trace)
 
 
+LOG_SCHEMA = str(Path(__file__).with_name("log.schema.json"))
+
+
 def read_log(path) -> list[dict]:
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise CorruptFile(f"cannot read log {path}: {e}") from None
+    """A log's lines as data, each checked against log.schema.json. Raises CorruptFile
+    ("corrupt log: line 7: `seed` must be an integer") for a log rulespec cannot
+    replay; a log larger than rulespec.limits.LOG_BYTES is refused unread."""
+    text = read_capped(path, LOG_BYTES, "log")
     lines = []
     for number, line in enumerate(text.splitlines(), 1):
         try:
-            lines.append(json.loads(line))
-        except json.JSONDecodeError:
-            raise CorruptFile(f"corrupt log: line {number} is not JSON", file=str(path),
-                              line=number, col=1) from None
-    if not lines or not isinstance(lines[0], dict) or "rulespec_log" not in lines[0]:
-        raise CorruptFile("corrupt log: the first line is not a rulespec log header",
-                          file=str(path), line=1, col=1)
+            data = loads(line)
+        except ValueError as e:
+            raise CorruptFile(f"corrupt log: line {number} is not JSON ({_short(e)})",
+                              file=str(path), line=number, col=1) from None
+        problem = shape_problem(schema_validator(LOG_SCHEMA, "header" if number == 1 else "event"), data)
+        if problem:
+            if number == 1 and not (isinstance(data, dict) and "rulespec_log" in data):
+                problem = "the first line is not a rulespec log header"
+            raise CorruptFile(f"corrupt log: line {number}: {problem}", file=str(path),
+                              line=number, col=1)
+        lines.append(data)
+    if not lines:
+        raise CorruptFile("corrupt log: the file is empty", file=str(path), line=1, col=1)
+    head = lines[0]
+    if len(head["agents"]) != head["players"]:
+        raise CorruptFile(f"corrupt log: line 1: {len(head['agents'])} agents for "
+                          f"{head['players']} players", file=str(path), line=1, col=1)
     return lines
+
+
+def _short(e) -> str:
+    text = str(e)
+    return text if len(text) <= 120 else text[:120] + "..."
 
 
 class _Script:
@@ -81,8 +101,11 @@ def replay(path, load_game, against=None) -> tuple[bool, str]:
     problem = rng.version_problem(head.get("rng"))
     if problem:   # every chance outcome would differ: say so, not "diverges at line N"
         return False, f"{path}:1: cannot replay this log: it was {problem}"
-    spec = against or _find_spec(head.get("spec"), path)
+    spec = against or _find_spec(head["spec"], path)
     game = load_game(spec, variant=head.get("variant"))
+    if not game.min_players <= head["players"] <= game.max_players:
+        raise CorruptFile(f"corrupt log: line 1: {head['players']} players, but {game.name} is "
+                          f"for {game.min_players} to {game.max_players}", file=str(path), line=1, col=1)
     if head.get("spec_hash") != game.spec_hash:
         # even an edit of comments changes the saved state's digests: follow the
         # log's events instead, which tells a comment from a rule
@@ -99,7 +122,10 @@ def replay(path, load_game, against=None) -> tuple[bool, str]:
     try:
         play(game, int(head["players"]), int(head["seed"]), agents, log=out, trace=trace)
     except RulespecError as e:
-        got = out.getvalue().splitlines()
+        got = [json.loads(x) for x in out.getvalue().splitlines()]
+        ok, message = _compare(path, lines[:len(got)], got)
+        if not ok:      # an earlier line already differs (an edited seed: the first chance)
+            return ok, message
         return False, f"{path}:{len(got) + 1}: the game stops following the log: {e.message}"
     return _compare(path, lines, [json.loads(x) for x in out.getvalue().splitlines()])
 

@@ -60,7 +60,7 @@ def layout_dot(cells: dict, marks: dict | None = None, title: str = "layout") ->
         if cell in marks:
             label.append(marks[cell])
         colour = str(info.get("colour") or "")
-        lines.append(f'  "{cell}" [label="{_quote(chr(10).join(label))}", '
+        lines.append(f'  "{_quote(cell)}" [label="{_quote(chr(10).join(label))}", '
                      f'fillcolor="{_fill(colour)}", pos="{x:.2f},{y:.2f}!", '
                      f'tooltip="{_quote(colour)}"];')
     board = layout_board(cells)
@@ -68,7 +68,7 @@ def layout_dot(cells: dict, marks: dict | None = None, title: str = "layout") ->
         for b in board.neighbours(a):
             if board.order[a] < board.order[b]:
                 same = _zone_of(board, a) == _zone_of(board, b)
-                lines.append(f'  "{a}" -- "{b}"' + (' [penwidth=3];' if same else ' [style=dotted];'))
+                lines.append(f'  "{_quote(a)}" -- "{_quote(b)}"' + (' [penwidth=3];' if same else ' [style=dotted];'))
     lines.append("}")
     return "\n".join(lines) + "\n"
 

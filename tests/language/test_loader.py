@@ -129,7 +129,7 @@ def test_billion_laughs_rejected_quickly():
     start = time.perf_counter()
     err = one_error("\n".join(lines) + "\n")
     assert time.perf_counter() - start < 1
-    assert "too many nodes" in err.message
+    assert "aliases expand to more than" in err.message
 
 
 def test_small_aliases_are_expanded():

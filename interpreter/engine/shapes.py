@@ -1,0 +1,99 @@
+"""Reading files we did not write ourselves: size caps, safe JSON, JSON Schemas.
+
+Saves (`save.schema.json`) and logs (`interpreter/tools/log.schema.json`) are
+checked against a schema before any field is used, so a damaged file is
+"corrupt log: line 7: `seed` must be an integer", never a KeyError three calls
+later. JSON that nests deeper than Python's recursion allows, holds NaN or
+Infinity, or an integer of more than 4,300 digits is corrupt too.
+"""
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+from rulespec.errors import CorruptFile
+
+_TYPES = {"integer": "an integer", "string": "text", "array": "a list", "object": "a map",
+          "boolean": "true or false", "null": "null", "number": "a number"}
+
+
+def read_capped(path, limit: int, what: str) -> str:
+    """A file's text, refusing one of more than `limit` bytes before reading it all
+    (`/dev/zero` never ends). Raises CorruptFile naming `what` ("log", "save")."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(limit + 1)
+    except OSError as e:
+        raise CorruptFile(f"cannot read {what} {path}: {e.strerror or e}", file=str(path)) from None
+    if len(raw) > limit:
+        raise CorruptFile(f"corrupt {what}: larger than {limit // 2**20:,} MB", file=str(path))
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise CorruptFile(f"corrupt {what}: not UTF-8 text (byte {e.start})", file=str(path)) from None
+
+
+def _no_constant(name):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def loads(text: str):
+    """json.loads refusing NaN and Infinity, and nesting too deep for Python's recursion
+    (ours nests under ten levels): ValueError with a reason."""
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
+@cache
+def schema_validator(path: str, definition: str | None = None):
+    """A jsonschema validator for the schema file at `path` (or one of its $defs)."""
+    import jsonschema
+    schema = json.loads(Path(path).read_text(encoding="utf-8"))
+    if definition is not None:
+        schema = {**schema["$defs"][definition], "$defs": schema["$defs"]}
+    cls = jsonschema.validators.validator_for(schema)
+    return cls(schema)
+
+
+def shape_problem(validator, data) -> str | None:
+    """The most telling way `data` breaks the schema, in words, or None."""
+    import jsonschema
+    error = jsonschema.exceptions.best_match(validator.iter_errors(data))
+    if error is None:
+        return None
+    if error.validator == "oneOf" and error.context:   # the branch that came closest
+        error = jsonschema.exceptions.best_match(error.context)
+    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
+    where = f"`{where.lstrip('.')}`" if where else "the line"
+    if error.validator == "type":
+        kinds = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+        return f"{where} must be {' or '.join(_TYPES.get(k, k) for k in kinds)}"
+    if error.validator == "required":
+        missing = [k for k in error.validator_value if k not in error.instance]
+        return f"{where} lacks `{missing[0]}`" if missing else f"{where} lacks a key"
+    if error.validator == "additionalProperties":
+        return f"{where} has an unknown key"
+    if error.validator == "const":
+        return f"{where} must be {json.dumps(error.validator_value)}"
+    return f"{where}: {error.message[:200]}"
+
+
+def dumps(data) -> str:
+    """JSON text with no NaN or Infinity (they are not JSON): such numbers become null."""
+    try:
+        return json.dumps(data, allow_nan=False)
+    except ValueError:
+        return json.dumps(_finite(data), allow_nan=False)
+
+
+def _finite(data):
+    if isinstance(data, float):
+        return data if data - data == 0 else None
+    if isinstance(data, dict):
+        return {k: _finite(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [_finite(v) for v in data]
+    return data

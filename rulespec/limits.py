@@ -1,0 +1,79 @@
+"""The resource model: every bound a spec, a file or a game can run into.
+
+Hostile or mistaken input must end in a located error naming the limit, and end
+fast: each limit is checked *before* the work or memory it bounds is spent
+(a `range` before its list is built, a card count before the cards). The
+README's "Limits" table lists them; a spec changes the ones marked `spec`
+under a top-level `limits:` map (`limits: {steps: 10000, seconds: 2}`).
+
+| name            | default    | bounds                                                   |
+| steps           | 1,000,000  | instructions run per decision without asking anyone      |
+| seconds         | 10         | wall-clock seconds per decision                           |
+| size            | 1,000,000  | items of any list or map, characters of any text, the    |
+|                 |            | length of a range, options offered in one decision       |
+| cards           | 100,000    | cards the spec declares (counts summed)                  |
+| integer_digits  | 1,000      | decimal digits of any integer (at most 4,000: Python     |
+|                 |            | itself refuses to print integers of over 4,300 digits)   |
+Fixed, not changed by a spec (they guard the reading of the spec itself):
+nesting depth of a rule (NESTING), YAML nodes (YAML_NODES), file sizes.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields, replace
+
+from .errors import RuleError
+
+NESTING = 100                  # levels of a rule's parse tree: the checker and compiler recurse
+YAML_NODES = 200_000           # nodes of a spec's YAML once aliases are expanded (real specs: < 20,000)
+MAX_INTEGER_DIGITS = 4_000     # Python's int <-> text conversion stops at 4,300 digits
+SPEC_BYTES = 16 * 2**20        # a spec or a scenario file
+SAVE_BYTES = 64 * 2**20        # a saved state
+LOG_BYTES = 1024 * 2**20       # a JSONL game log
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The bounds a game runs under (see the module docstring)."""
+    steps: int = 1_000_000
+    seconds: float = 10.0
+    size: int = 1_000_000
+    cards: int = 100_000
+    integer_digits: int = 1_000
+
+    @classmethod
+    def of(cls, data: dict) -> "Limits":
+        """The defaults, with a checked spec's `limits:` map over them."""
+        given = (data or {}).get("limits") or {}
+        known = {f.name for f in fields(cls)}
+        return replace(cls(), **{k: v for k, v in given.items() if k in known})
+
+    @property
+    def integer_bound(self) -> int:
+        """Integers must stay strictly between -bound and bound."""
+        return 10 ** self.integer_digits
+
+
+def too_big(what: str, got, limit, name: str) -> RuleError:
+    """The error for a value over a limit: what, how big, the limit and its name."""
+    return RuleError(f"{what} would be {got:,}, over the limit of {limit:,} "
+                     f"(limits: {name})")
+
+
+def check_number(value, limits: Limits):
+    """`value` if it is a number within the limits, else a RuleError naming the limit.
+    Called on every arithmetic result that is not a small int (codegen.py)."""
+    if type(value) is int:
+        if -limits.integer_bound < value < limits.integer_bound:
+            return value
+        raise RuleError(f"an integer of more than {limits.integer_digits:,} digits "
+                        f"(limits: integer_digits)")
+    if type(value) is float and not math.isfinite(value):
+        raise RuleError("a number too large to hold (infinite or not a number)")
+    if isinstance(value, (str, list, dict)) and len(value) > limits.size:
+        raise too_big("a " + _kind(value) + " of length", len(value), limits.size, "size")
+    return value
+
+
+def _kind(value) -> str:
+    return {str: "text", list: "list", dict: "map"}.get(type(value), "value")
