@@ -39,6 +39,11 @@ def _legend(names) -> str:
     return f"<p>{items}</p>"
 
 
+def _g(x) -> str:
+    """A number in 4 significant digits; '-' for none (no game ended)."""
+    return f"{x:.4g}" if isinstance(x, (int, float)) else "-"
+
+
 def _table(result) -> str:
     rows = ["<table><tr><th>what</th><th>A</th><th>B</th><th>B - A</th><th>95% CI</th>"
             "<th>effect</th><th>p adj.</th></tr>"]
@@ -48,8 +53,8 @@ def _table(result) -> str:
         effect = f"{row['effect']['name']}={row['effect']['value']:.2f}" if row["effect"] else "-"
         p = f"{row['p_adjusted']:.2g}" if row["p_adjusted"] is not None else "-"
         cls = " class='sig'" if row["significant"] else ""
-        rows.append(f"<tr{cls}><td>{escape(row['what'])}</td><td>{row['a']:.4g}</td>"
-                    f"<td>{row['b']:.4g}</td><td>{diff}</td><td>{ci}</td><td>{effect}</td>"
+        rows.append(f"<tr{cls}><td>{escape(str(row['what']))}</td><td>{_g(row['a'])}</td>"
+                    f"<td>{_g(row['b'])}</td><td>{diff}</td><td>{ci}</td><td>{effect}</td>"
                     f"<td>{p}</td></tr>")
     rows.append(f"</table><p>Bold rows: a change this run can tell from luck: two-sided p, "
                 f"adjusted for the {result['tests']} rows tested "
