@@ -47,6 +47,10 @@ class RuleError(RulespecError):
     """A rule went wrong while the game was played (a bug in the spec)."""
 
 
+class LimitError(RuleError):
+    """A game hit one of its limits (rulespec/limits.py): the message names it."""
+
+
 class IllegalAction(RulespecError):
     """The action asked for is not one of the legal options right now."""
 

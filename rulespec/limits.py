@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields, replace
 
-from .errors import RuleError
+from .errors import LimitError
 
 NESTING = 100                  # levels of a rule's parse tree: the checker and compiler recurse
 YAML_NODES = 200_000           # nodes of a spec's YAML once aliases are expanded (real specs: < 20,000)
@@ -54,22 +54,22 @@ class Limits:
         return 10 ** self.integer_digits
 
 
-def too_big(what: str, got, limit, name: str) -> RuleError:
+def too_big(what: str, got, limit, name: str) -> LimitError:
     """The error for a value over a limit: what, how big, the limit and its name."""
-    return RuleError(f"{what} would be {got:,}, over the limit of {limit:,} "
+    return LimitError(f"{what} would be {got:,}, over the limit of {limit:,} "
                      f"(limits: {name})")
 
 
 def check_number(value, limits: Limits):
-    """`value` if it is a number within the limits, else a RuleError naming the limit.
+    """`value` if it is a number within the limits, else a LimitError naming the limit.
     Called on every arithmetic result that is not a small int (codegen.py)."""
     if type(value) is int:
         if -limits.integer_bound < value < limits.integer_bound:
             return value
-        raise RuleError(f"an integer of more than {limits.integer_digits:,} digits "
+        raise LimitError(f"an integer of more than {limits.integer_digits:,} digits "
                         f"(limits: integer_digits)")
     if type(value) is float and not math.isfinite(value):
-        raise RuleError("a number too large to hold (infinite or not a number)")
+        raise LimitError("a number too large to hold (infinite or not a number)")
     if isinstance(value, (str, list, dict)) and len(value) > limits.size:
         raise too_big("a " + _kind(value) + " of length", len(value), limits.size, "size")
     return value

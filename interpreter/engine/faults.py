@@ -21,7 +21,7 @@ import re
 
 from rulespec import ast
 from rulespec.builtins import EFFECTS
-from rulespec.errors import RuleError, RulespecError
+from rulespec.errors import LimitError, RuleError, RulespecError
 
 from .values import Seat, Zone, display
 
@@ -56,7 +56,7 @@ def explain(exc: Exception, st, program, pc, env) -> RulespecError:
     node, mark = _instruction_node(program, pc)
     scope = getattr(program.code[pc], "scope", None) if program and pc < len(program.code) else None
     found = None
-    if node is not None and env is not None and not _changes_state(node, st):
+    if node is not None and env is not None and not _changes_state(node, st) and _worth_again(exc):
         found = find_fault(st, env, node, scope or set(), mark)
     if found is not None:
         where, message = found
@@ -91,7 +91,7 @@ def explain_expression(exc: Exception, st, function, env, rule: str) -> RuleErro
         return exc
     tree, mark = getattr(function, "node", None), getattr(function, "mark", None)
     found = None
-    if tree is not None and not _changes_state(tree, st):
+    if tree is not None and not _changes_state(tree, st) and _worth_again(exc):
         found = find_fault(st, env, tree, getattr(function, "scope", set()), mark)
     if found is not None:
         (line, col), message = found
@@ -99,6 +99,12 @@ def explain_expression(exc: Exception, st, function, env, rule: str) -> RuleErro
         message = in_words(exc)
         line, col = (mark(tree.line, tree.col) if mark else (tree.line, tree.col)) if tree else (None, None)
     return RuleError(f"{message} (in {rule})", file=st.game.file, line=line, col=col)
+
+
+def _worth_again(exc) -> bool:
+    """Evaluating the parts again finds the failing one, except after a limit (the
+    work was too big to do twice) or a lack of memory or stack (issue 14)."""
+    return not isinstance(exc, (LimitError, MemoryError, RecursionError))
 
 
 # ----------------------------------------------------------- finding the part

@@ -15,7 +15,7 @@ from __future__ import annotations
 from time import monotonic
 from typing import NamedTuple
 
-from rulespec.errors import RuleError, RulespecError
+from rulespec.errors import LimitError, RuleError, RulespecError
 from . import chance, faults
 from .changes import Watcher, tell
 from .functions import start_meter
@@ -139,7 +139,7 @@ def ask(st, fr, player, values, labels=None, kind="one"):
     if not values:
         raise RuleError("there is nothing to choose from")
     if len(values) > st.game.bounds.size:
-        raise RuleError(f"a decision of {len(values):,} options, over the limit of "
+        raise LimitError(f"a decision of {len(values):,} options, over the limit of "
                         f"{st.game.bounds.size:,} (limits: size)")
     if len(values) == 1 and not st.ask_forced:
         if st.trace is not None:
@@ -218,9 +218,9 @@ def run(st, finish_when_done: bool = True) -> None:
                 _check_end(st, checks, watch)
             steps += 1
             if steps > budget:
-                raise RuleError(_budget_message(st, budget))
+                raise LimitError(_budget_message(st, budget))
             if not steps & 1023 and monotonic() > deadline:   # the clock, every 1,024 steps
-                raise RuleError(f"the game ran {game.bounds.seconds:g} seconds without asking "
+                raise LimitError(f"the game ran {game.bounds.seconds:g} seconds without asking "
                                 f"anyone anything (limits: seconds): a loop that never ends?")
         if not stack and not st.over and finish_when_done:
             st.finish("the flow ended")

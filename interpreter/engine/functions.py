@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from time import monotonic
 
-from rulespec.errors import RuleError
+from rulespec.errors import LimitError, RuleError
 from rulespec.limits import check_number, too_big
 from . import chance, rig, rng
 from .boards import join_hex_boards, layout_board
@@ -45,7 +45,8 @@ def start_meter(game) -> None:
 def meter_check(m) -> None:
     m[1] += METER_CHUNK
     if monotonic() > m[2]:
-        raise RuleError(f"the rules walked {m[0]:,} list items in over {m[3]:g} seconds without "
+        m[1] = -1       # and at once on any later walk, until the next decision
+        raise LimitError(f"the rules walked {m[0]:,} list items in over {m[3]:g} seconds without "
                         f"asking anyone anything (limits: seconds)")
 
 

@@ -72,8 +72,8 @@ def _spend(value, left, depth) -> list:
     if isinstance(value, (list, tuple, dict)):
         left[0] -= len(value)
         if left[0] < 0 or depth > NESTED:
-            from rulespec.errors import RuleError
-            raise RuleError(f"a value too large to write out: over {SHOWN:,} items in all or "
+            from rulespec.errors import LimitError
+            raise LimitError(f"a value too large to write out: over {SHOWN:,} items in all or "
                             f"nested over {NESTED} deep (lists that hold a list many times?)")
     return left
 
