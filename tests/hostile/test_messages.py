@@ -217,3 +217,37 @@ def test_too_many_jobs_fork_no_more_than_the_games(monkeypatch):
                         lambda job, seeds, jobs, progress=None: seen.append(jobs) or real(job, seeds, 1, progress))
     code, out, err = run("simulate", MARKET, "--players", "2", "-n", "2", "--jobs", "100000")
     assert code == 0 and seen and seen[0] <= 2
+
+
+def test_a_closed_pipe_ends_quietly():
+    """`rulespec play ... --trace | head -1`: the reader leaves, we stop without a word."""
+    import subprocess
+    import sys
+    child = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "play", str(MARKET), "--players",
+                              "4", "--trace"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    child.stdout.readline()
+    child.stdout.close()        # as head does after its line
+    err = child.stderr.read().decode()
+    assert child.wait(timeout=60) == 0 and "Traceback" not in err and "Broken" not in err
+
+
+def test_dot_names_cannot_inject_attributes():
+    code, out, err = run("graph", HOSTILE / "specs" / "escape_dot_node_names.yaml")
+    assert code == 0
+    for line in out.splitlines():
+        # every quote inside a name is escaped: outside quoted strings, only DOT syntax
+        unquoted = "".join(part for i, part in enumerate(_dot_strings(line)) if i % 2 == 0)
+        assert "image" not in unquoted, line
+
+
+def _dot_strings(line: str) -> list[str]:
+    """The line split at unescaped double quotes: even parts are outside strings."""
+    parts, current, escaped = [], "", False
+    for c in line:
+        if c == '"' and not escaped:
+            parts.append(current)
+            current = ""
+        else:
+            current += c
+        escaped = c == "\\" and not escaped
+    return parts + [current]
