@@ -228,6 +228,8 @@ def run(st, finish_when_done: bool = True) -> None:
                 watch.flow_ended()
     except chance.ChanceNeeded as need:   # a random event waits: the instruction runs again
         chance.put_back(st, kept, need)
+    except OSError:     # a closed pipe or full disk under a trace printer: not the rules' fault
+        raise
     except Exception as e:   # noqa: BLE001 — any fault of a rule, said in words (faults.py)
         raise faults.explain(e, st, program, pc, fr.env if fr is not None else None) from None
 

@@ -291,8 +291,8 @@ def _public(st, zone) -> bool:
 # chance -----------------------------------------------------------------------------
 def roll(st, sides):
     if sides.__class__ is not int or not 1 <= sides <= 2**64:   # below(n) loops forever past 2**64
-        raise RuleError(f"roll({display(sides)}): a die needs a whole number of sides, from 1 "
-                        f"to 2**64")
+        raise RuleError(f"roll({display(sides)}): a die needs a whole number of sides, at least 1"
+                        + (" and at most 2**64" if sides.__class__ is int and sides > 1 else ""))
     st.rng, value = rng.below(st.rng, sides)
     if st.rig:
         value = rig.roll(st, sides, value + 1) - 1

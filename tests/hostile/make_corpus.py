@@ -126,7 +126,7 @@ SPECS = {
     "outside_label_fails.yaml": spec("turn players[0]: act",
                                      extra="actions:\n  act:\n    for: n in [1, 2]\n    label: \"n // 0\"\n    do: g = n\n"),
     # escaping: names that would inject into DOT, HTML or annotations
-    "escape_dot_node_names.yaml": 'game: "H\\" injected=\\"1"\nplayers: {min: 2, max: 2}\nboards:\n  "b\\"x":\n    ring: ["a\\" image=\\"/etc/hostname", "b\\nc", "<script>"]\n    nodes: {"<script>": {"label\\"": "x\\" image=\\"/etc/hostname"}}\nflow: pass\n',
+    "escape_dot_node_names.yaml": 'game: "H\\" injected=\\"1"\nplayers: {min: 2, max: 2}\nboards:\n  b:\n    ring: ["a\\" image=\\"/etc/hostname", "b\\nc", "<script>"]\n    nodes: {"<script>": {"label\\"": "x\\" image=\\"/etc/hostname"}}\nflow: pass\n',
     "escape_annotation_newline.yaml": spec("g = nosuch_name_%0A::error file=x::pwned"),
     "escape_html_game_name.yaml": 'game: "<script>alert(1)</script>"\nplayers: {min: 2, max: 2}\nglobals: {g: 0}\nflow: g = 1\n',
     # plain garbage

@@ -102,7 +102,7 @@ def test_cards_are_counted_before_they_are_made(tmp_path):
 @pytest.mark.parametrize("sides", ["-3", "0", "1000000000000000000000000000000"])
 def test_roll_refuses_a_die_with_no_sides(sides, tmp_path):
     message, _ = play_error(spec(f"g = roll({sides})"), tmp_path)
-    assert "a die needs a whole number of sides, from 1 to 2**64" in message
+    assert "a die needs a whole number of sides, at least 1" in message
 
 
 @pytest.mark.parametrize("extra, what", [
