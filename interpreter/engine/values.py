@@ -61,14 +61,38 @@ def encode(value, _left=None, _depth=0):
     return value
 
 
+def _expanded(value) -> int:
+    """Items of `value` written out in full, counting each shared part by identity
+    once (memo) and without recursion: time in the distinct parts only."""
+    sizes: dict[int, int] = {}
+    todo = [(value, False)]
+    while todo:
+        v, done = todo.pop()
+        if id(v) in sizes:
+            continue
+        parts = v.values() if isinstance(v, dict) else v
+        if done:
+            sizes[id(v)] = len(v) + sum(sizes.get(id(p), 0) for p in parts)
+            if sizes[id(v)] > SHOWN:
+                return sizes[id(v)]
+            continue
+        todo.append((v, True))
+        todo.extend((p, False) for p in parts if isinstance(p, (list, tuple, dict)) and id(p) not in sizes)
+    return sizes[id(value)]
+
+
 SHOWN = 1_000_000       # items of one value written out (a log, a save, a label), all levels
 NESTED = 100            # levels of lists in lists written out
 
 
 def _spend(value, left, depth) -> list:
-    """Charge a container's items to the budget of the value being written out."""
+    """Charge a container's items to the budget of the value being written out. The
+    first call measures the whole value first, each shared part once, so a list that
+    holds one list a million times is refused before any of it is written."""
     if left is None:
         left = [SHOWN]
+        if _expanded(value) > SHOWN:
+            left[0] = -1
     if isinstance(value, (list, tuple, dict)):
         left[0] -= len(value)
         if left[0] < 0 or depth > NESTED:

@@ -90,15 +90,7 @@ def results() -> dict:
     return found
 
 
-# Scenario files of a shape the runner does not check yet: issue 15 gives them a schema.
-AFTER_ISSUE_15 = {"scenario expect_options_not_list.yaml", "scenario players_text.yaml",
-                  "scenario scenarios_not_a_list.yaml", "scenario step_not_a_map.yaml",
-                  "scenario steps_not_a_list.yaml"}
-
-
-@pytest.mark.parametrize("label", [
-    pytest.param(job[0], marks=pytest.mark.xfail(reason="issue 15: scenario-file schema", strict=False))
-    if job[0] in AFTER_ISSUE_15 else job[0] for job in JOBS])
+@pytest.mark.parametrize("label", [job[0] for job in JOBS])
 def test_hostile_input_ends_cleanly(results, label):
     record = results.get(label)
     assert record is not None, f"{label}: never ran (an earlier job killed its process?)"
