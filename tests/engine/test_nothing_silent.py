@@ -102,7 +102,7 @@ def test_a_turn_with_no_legal_action_passes_with_a_line_in_the_trace():
     assert lines[7].startswith("P2 has no legal action in `turn`: passes  the flow  stuck.yaml:17")
     # the step budget's message names the last skipped turn, at its line and column
     message = caught.value.message
-    assert "ran 2000 steps without asking anyone anything" in message
+    assert "ran 2,000 steps without asking anyone anything (limits: steps)" in message
     assert "The last turn passed was P2's at stuck.yaml:17:11" in message
 
 
