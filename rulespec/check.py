@@ -15,6 +15,7 @@ from .builtins import KEYWORDS, SIGNATURES
 from .scope import CARD_FIELDS, LAYOUT_FIELDS, RESULT_KEYS, assigned_names, for_variable  # noqa: F401
 from .dsl import KEYWORDS as RESERVED, parse_expression, parse_statements
 from .errors import RulespecError
+from .limits import Limits
 from .loader import did_you_mean
 from .secrecy import check_secret_rounds
 
@@ -430,6 +431,12 @@ def _check_cards(spec, data) -> list[RulespecError]:
     """Each physical card needs its own id, made as the engine makes it: the name,
     or `name#1`, `name#2`... for copies; two cards with one id would be one card."""
     errors, seen, per_zone = [], {}, {}
+    total = sum(entry.get("count", 1) for decl in (data.get("cards") or {}).values()
+                for entry in decl.get("list") or [] if isinstance(entry, dict))
+    limit = Limits.of(data).cards
+    if total > limit:       # counted before a single id is made (count: 100000000)
+        return [spec.error(f"the spec declares {total:,} cards, over the limit of {limit:,} "
+                           f"(limits: cards)", ("cards",))]
     for kind, decl in (data.get("cards") or {}).items():
         for i, entry in enumerate(decl.get("list") or []):
             name = entry.get("name") if isinstance(entry, dict) else None

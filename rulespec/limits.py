@@ -24,7 +24,8 @@ from dataclasses import dataclass, fields, replace
 
 from .errors import LimitError
 
-NESTING = 100                  # levels of a rule's parse tree: the checker and compiler recurse
+NESTING = 260                  # levels of a rule's parse tree, checked before anything recurses
+                               # over it; an expression's own limit is 250 (rulespec/infer.py)
 YAML_NODES = 200_000           # nodes of a spec's YAML once aliases are expanded (real specs: < 20,000)
 MAX_INTEGER_DIGITS = 4_000     # Python's int <-> text conversion stops at 4,300 digits
 SPEC_BYTES = 16 * 2**20        # a spec or a scenario file

@@ -21,7 +21,7 @@ def spec(flow: str, score: str = "p.x", extra: str = "", limits: str = "{steps: 
     """A two-player game whose flow is `flow` (DSL, indented by the caller as needed)."""
     body = "\n".join("  " + line for line in flow.strip("\n").split("\n"))
     return (f"game: Hostile\nplayers: {{min: 2, max: 2}}\nlimits: {limits}\n"
-            f"globals:\n  g: {{start: 0}}\nper_player:\n  {per_player}\n"
+            f"globals:\n  g: {{start: none}}\nper_player:\n  {per_player}\n"
             f"flow: |\n{body}\nscoring:\n  score: {json.dumps(score)}\n{extra}")
 
 
@@ -29,7 +29,7 @@ def nested_ifs(n: int) -> str:
     return "".join("    " * i + "if true:\n" for i in range(n)) + "    " * n + "g = 1\n"
 
 
-REP = 'functions:\n  rep: {params: [a, n], expr: "a * n"}\n'    # kinds the checker cannot see
+UNSEEN = 'h = random_of(["ab", [1]])\n'    # a value whose kind the checker cannot tell
 
 SPECS = {
     # rules-language literals: never through Python's own parser
@@ -70,8 +70,8 @@ SPECS = {
     "size_range_negative_1e20.yaml": spec("g = range(-100000000000000000000, 100000000000000000000)"),
     "size_range_of_text.yaml": spec('g = range("ten")'),
     "size_text_times_1e20.yaml": spec('g = "ab" * 100000000000000000000'),
-    "size_text_times_1e20_unseen.yaml": spec('g = rep("ab", 100000000000000000000)', extra=REP),
-    "size_list_times_1e9_unseen.yaml": spec("g = rep([1, 2], 1000000000)", extra=REP),
+    "size_text_times_1e20_unseen.yaml": spec(UNSEEN + "g = h * 100000000000000000000"),
+    "size_list_times_1e9_unseen.yaml": spec(UNSEEN + "g = h * 1000000000"),
     "size_list_times_1e9.yaml": spec("g = [1, 2] * 1000000000"),
     "size_number_times_text.yaml": spec('g = 1000000000 * "x"'),
     "size_list_doubling.yaml": spec("g = [1]\nwhile true:\n    g = g + g"),

@@ -67,24 +67,21 @@ def test_a_nul_in_a_string_is_a_located_error():
 @pytest.mark.parametrize("flow", ["g = " + "-" * 500 + "1",
                                   "".join("    " * i + "if true:\n" for i in range(250)) + "    " * 250 + "pass"])
 def test_deep_nesting_names_the_nesting_limit(flow):
-    assert "nests more than 100 levels deep (the nesting limit)" in spec_error(spec(flow))
-
-
-REP = 'functions:\n  rep: {params: [a, n], expr: "a * n"}\n'
+    assert "levels deep (the nesting limit)" in spec_error(spec(flow))
 
 
 @pytest.mark.parametrize("flow, limit", [
     ("g = range(1000000000)", "limits: size"),
     ("g = range(100000000000000000000)", "limits: size"),
-    ('g = rep("ab", 100000000000000000000)', "limits: size"),   # the checker sees no kinds here
+    ('h = random_of(["ab", [1]])\ng = h * 100000000000000000000', "limits: size"),  # kind unseen
     ("g = [1]\nwhile true:\n    g = g + g", "limits: size"),
     ("g = 3\nwhile true:\n    g = g * g", "limits: integer_digits"),
     ("g = choose number from 0 to 1000000000 by players[0]", "limits: size"),
-    ("while true:\n    g += 1", "limits: steps"),
+    ("g = 0\nwhile true:\n    g += 1", "limits: steps"),
     ("g = range(100000)\ng = [[y for y in g] for x in g]", "limits: seconds"),
 ])
 def test_a_size_limit_is_named_and_hit_fast(flow, limit, tmp_path):
-    message, seconds = play_error(spec(flow, limits="{steps: 200000, seconds: 1}", extra=REP), tmp_path)
+    message, seconds = play_error(spec(flow, limits="{steps: 200000, seconds: 1}"), tmp_path)
     assert limit in message and "game.yaml:" in message
     assert seconds < 15        # generous: a loaded CI machine; unbounded, these never end
 
@@ -96,7 +93,7 @@ def test_cards_are_counted_before_they_are_made(tmp_path):
     start = time.perf_counter()
     code, out, err = run("play", path, "--players", "2")
     assert code == 1 and "100,000,000 cards, over the limit of 100,000 (limits: cards)" in err
-    assert time.perf_counter() - start < 10
+    assert time.perf_counter() - start < 10     # unchecked: a minute and 3.8 GB
 
 
 @pytest.mark.parametrize("sides", ["-3", "0", "1000000000000000000000000000000"])
@@ -121,7 +118,7 @@ def test_a_score_that_is_not_a_number_is_a_rule_error(tmp_path):
     path = tmp_path / "score.yaml"
     path.write_text(spec("pass", score="none"))
     code, out, err = run("simulate", path, "--players", "2", "-n", "2", "--jobs", "1")
-    assert "scoring score must be a number, not none" in out + err
+    assert "must be a number, not none" in out + err      # validate sees it now; play would too
 
 
 def test_a_failing_heuristic_is_located_for_search_agents(tmp_path):
