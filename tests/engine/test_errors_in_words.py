@@ -121,7 +121,7 @@ def test_recursion_error():
 
 def test_overflow_error():
     error = _error("  xs = range(100000000000000000000)\n")      # refused before it is built
-    assert "over the limit of 1,000,000 (limits: size)" in error.message and error.line == 21
+    assert "over the limit of 1,000,000 (limits: size)" in error.message and error.line == 22
 
 
 def test_an_attribute_error_of_a_builtin_names_the_call_and_its_values():
