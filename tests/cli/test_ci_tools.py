@@ -47,7 +47,7 @@ def test_pre_commit_hooks_run_the_cli_on_the_files_they_are_given():
         assert h["language"] == "python" and shlex.split(h["entry"])[0] in scripts
     # pre-commit appends the changed files that match
     args = shlex.split(validate["entry"])[1:]
-    assert run(*args, MARKET) == (0, "", "ok: 1 file valid\n")
+    assert run(*args, MARKET) == (0, "", "ok: 1 file valid (base and 1 variant)\n")
     code, out, _ = run(*args, MARKET, INVALID / "unknown_phase.yaml")
     assert code == 1 and re.match(r"^.+unknown_phase\.yaml:\d+:\d+: error: ", out)
     args = shlex.split(scenario["entry"])[1:]
