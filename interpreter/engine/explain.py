@@ -18,7 +18,7 @@ from rulespec import ast
 from rulespec.scope import assigned_names
 from rulespec.dsl import parse_expression
 
-from rulespec.errors import IllegalAction, RulespecError
+from rulespec.errors import IllegalAction
 from . import visibility
 from .values import Seat, display
 

@@ -348,7 +348,7 @@ _TYPE_ERRORS = [
      lambda m: f"{_kind_name(m[1])} cannot be a map key or be counted as one value"),
     (re.compile(rf"{_TYPE} object cannot be interpreted as an integer"),
      lambda m: f"{_kind_name(m[1])} where a whole number was needed"),
-    (re.compile(rf"(?:list|tuple) indices must be integers or slices, not (\w+)"),
+    (re.compile(r"(?:list|tuple) indices must be integers or slices, not (\w+)"),
      lambda m: f"a list's items are numbered: {_kind_name(m[1])} cannot pick one"),
 ]
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from time import monotonic
 from typing import NamedTuple
 
-from rulespec.errors import LimitError, RuleError, RulespecError
+from rulespec.errors import LimitError, RuleError
 from . import chance, faults
 from .changes import Watcher, tell
 from .functions import start_meter

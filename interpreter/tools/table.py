@@ -178,7 +178,6 @@ def _visible_chance(state, event, seat, pres):
 
 
 def _visible_change(state, record, seat, pres):
-    game = state.game
     where = pres.provenance(record)
     if seat != EVERYTHING and record.get("on") is not None and record.get("kind") in ("var", "move"):
         return _redacted_change(state, record, seat, pres, where)

@@ -23,7 +23,6 @@ from interpreter.agents.human import HumanAgent
 from interpreter.engine import visibility
 from interpreter.engine.explain import refusal
 from interpreter.engine.flow import run
-from interpreter.engine.values import Zone
 from rulespec.errors import IllegalAction
 from tests.paths import ROOT, TESTS
 
