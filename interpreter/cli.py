@@ -517,6 +517,7 @@ def cmd_replay(args, out, err, stdin) -> int:
     from .engine.game import load_game
     if args.html:
         try:
+            import jinja2  # noqa: F401  (the web extra's templates, imported late by the page)
             from .web.replay import replay_page
         except ImportError as e:
             raise _Usage(f"rulespec: error: replay --html needs the web extra (pip install -e '.[web]'): {e}") from None
@@ -537,6 +538,7 @@ def cmd_replay(args, out, err, stdin) -> int:
 def cmd_serve(args, out, err, stdin) -> int:
     from .engine.game import load_game
     try:
+        import jinja2, starlette, uvicorn  # noqa: F401,E401  (the web extra, imported late by serve)
         from .web.app import serve
         from .web.session import Session
     except ImportError as e:

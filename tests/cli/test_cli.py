@@ -11,7 +11,7 @@ import shutil
 import pytest
 
 from interpreter.cli import main
-from tests.paths import TESTS
+from tests.paths import ROOT, TESTS
 
 MARKET = TESTS / "games" / "market.yaml"
 VALID = TESTS / "specs" / "valid"
@@ -443,3 +443,17 @@ def test_play_says_which_tie_break_decided_and_validate_counts_variants():
     out, err = io.StringIO(), io.StringIO()
     assert main(["validate", "games/zena.yaml", "games/siena.yaml"], out, err) == 0
     assert "ok: 2 files valid (base and 2 variants)" in err.getvalue()
+
+
+@pytest.mark.parametrize("argv", [["serve", "games/zena.yaml", "--players", "2"],
+                                  ["replay", "tests/golden/market-2p.jsonl", "--html", "x.html"]])
+def test_the_web_commands_without_the_web_extra_say_how_to_install_it(argv, monkeypatch, tmp_path):
+    import sys
+    for module in ("jinja2", "starlette", "uvicorn"):
+        monkeypatch.setitem(sys.modules, module, None)     # as if the extra were not installed
+    monkeypatch.chdir(tmp_path)
+    argv = [a if not a.startswith(("games/", "tests/")) else str(ROOT / a) for a in argv]
+    out, err = io.StringIO(), io.StringIO()
+    assert main(argv, out, err) == 2
+    assert "needs the web extra (pip install -e '.[web]')" in err.getvalue()
+    assert "Traceback" not in err.getvalue()
