@@ -292,4 +292,7 @@ def _find_spec(spec, log_path) -> str:
     if os.path.exists(spec):
         return spec
     beside = os.path.join(os.path.dirname(os.path.abspath(log_path)), spec)
-    return beside if os.path.exists(beside) else spec
+    if os.path.exists(beside):
+        return beside
+    raise CorruptFile(f"cannot replay: the spec the log names, {spec}, is found neither here "
+                      f"nor beside the log", file=str(log_path))
