@@ -125,10 +125,7 @@ def format_comparison(result) -> str:
              f"seeds, {result['players']} players", "",
              f"{'':<28} {'A':>9} {'B':>9} {'B - A':>9}  {'95% CI':<18} {'effect':>8} {'p adj.':>8}"]
     for row in result["rows"]:
-        ci = f"[{row['ci95'][0]:.3g}, {row['ci95'][1]:.3g}]" if row["ci95"] else "-"
-        diff = f"{row['diff']:.3g}" if row["diff"] is not None else "-"
-        effect = f"{row['effect']['name']}={row['effect']['value']:.2f}" if row["effect"] else "-"
-        p = f"{row['p_adjusted']:.2g}" if row["p_adjusted"] is not None else "-"
+        diff, ci, effect, p = stats.cells(row)
         mark = " *" if row["significant"] else ""
         lines.append(f"{row['what'][:28]:<28} {row['a']:>9.4g} {row['b']:>9.4g} {diff:>9}  "
                      f"{ci:<18} {effect:>8} {p:>8}{mark}")

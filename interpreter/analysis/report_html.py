@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from html import escape
 
+from .stats import cells
+
 COLOURS = ("#3b6ea8", "#d9822b")   # A, B
 W, H, PAD = 560, 220, 44
 
@@ -48,10 +50,7 @@ def _table(result) -> str:
     rows = ["<table><tr><th>what</th><th>A</th><th>B</th><th>B - A</th><th>95% CI</th>"
             "<th>effect</th><th>p adj.</th></tr>"]
     for row in result["rows"]:
-        ci = f"[{row['ci95'][0]:.3g}, {row['ci95'][1]:.3g}]" if row["ci95"] else "-"
-        diff = f"{row['diff']:.3g}" if row["diff"] is not None else "-"
-        effect = f"{row['effect']['name']}={row['effect']['value']:.2f}" if row["effect"] else "-"
-        p = f"{row['p_adjusted']:.2g}" if row["p_adjusted"] is not None else "-"
+        diff, ci, effect, p = cells(row)
         cls = " class='sig'" if row["significant"] else ""
         rows.append(f"<tr{cls}><td>{escape(str(row['what']))}</td><td>{_g(row['a'])}</td>"
                     f"<td>{_g(row['b'])}</td><td>{diff}</td><td>{ci}</td><td>{effect}</td>"

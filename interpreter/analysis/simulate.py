@@ -19,8 +19,8 @@ _GAMES: dict = {}   # (file, variant, text) -> compiled Game, one cache per work
 
 # A game still running after this many decisions is cut off: reported apart from
 # the games that ended by the rules, and counted in no win or score. The longest
-# games of the three specs take a few thousand decisions (Siena's long variant with
-# random players can run without end, since they never reach its endings).
+# games of the specs in games/ take a few thousand decisions; a variant whose only
+# endings random players never reach can run without end.
 DEFAULT_CUTOFF = 20_000
 
 

@@ -130,3 +130,13 @@ def holm(pvalues: list) -> list:
 def binomial_tail(k: int, n: int, p: float = 0.5) -> float:
     """P(X >= k) for X ~ Binomial(n, p): a one-sided test that wins beat chance."""
     return sum(math.comb(n, i) * p ** i * (1 - p) ** (n - i) for i in range(k, n + 1))
+
+
+def cells(row) -> tuple[str, str, str, str]:
+    """A row's B - A, 95% interval, effect size and adjusted p as text ("-" when
+    absent): the same words in the text table and the HTML page."""
+    diff = f"{row['diff']:.3g}" if row["diff"] is not None else "-"
+    ci = f"[{row['ci95'][0]:.3g}, {row['ci95'][1]:.3g}]" if row["ci95"] else "-"
+    effect = f"{row['effect']['name']}={row['effect']['value']:.2f}" if row["effect"] else "-"
+    p = f"{row['p_adjusted']:.2g}" if row["p_adjusted"] is not None else "-"
+    return diff, ci, effect, p

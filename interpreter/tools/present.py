@@ -13,10 +13,10 @@ The spec's section (every key optional; docs/spec-format.md):
       cards:                                # by card kind (the key under `cards:`)
         region_cards: {show: "{colour} card", colour: colour, icon: "▮"}
       variables:                            # globals, per-player and per-card variables
-        florins: {label: "Florins", show: "{value} ƒ", icon: "ƒ"}
+        coins: {label: "Coins", show: "{value} ¢", icon: "¢"}
       zones: {hand: {title: "Hand"}}
       boards:                               # extra boards to draw (areas without adjacency)
-        city: {areas: [cathedral, palace], title: "Genoa"}
+        city: {areas: [market, temple], title: "The town"}
 
 Templates name attributes in braces: `{cost}` is the card's `cost`, `{value}`
 the variable's value; an unknown name is left as written. They are filled by

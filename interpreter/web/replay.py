@@ -9,7 +9,7 @@ change with its rule and spec line, up to the step shown.
 
 Drawn pages repeat most of their parts from one step to the next, so each
 distinct part (a board, the players, the zones) is stored once and a step is
-a list of part numbers: a 2-player game of Castles is about 3 MB, Zena under 1 MB.
+a list of part numbers: a 2-player game of the test specs' size is 1 to 3 MB.
 """
 from __future__ import annotations
 
