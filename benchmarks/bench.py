@@ -3,17 +3,21 @@
     python benchmarks/bench.py [SPEC ...] [--players 4] [--seconds S] [--repeat R] [--json]
     python benchmarks/bench.py --cli          # validate and start-up times, --jobs scaling
     python benchmarks/bench.py --profile SPEC # where the time goes (sampled, self time)
+    python benchmarks/bench.py --hand [SPEC ...] [--players 2 4]   # against hand-written anchors
 
 A script, not a test: timings depend on the machine. Playouts use random
 agents; each figure is the median of --repeat runs. Targets (issue 8): per
 game ≥ 50 games/s and ≥ 50,000 decisions/s at 4 players; clone ≤ 30 µs;
 save + load ≤ 1 ms; validate ≤ 300 ms cold; `rulespec --help` ≤ 150 ms;
-simulate --jobs 2 ≥ 1.8 × --jobs 1.
+simulate --jobs 2 ≥ 1.8 × --jobs 1. Issue 18: rulespec's decisions/s ≥ 0.4 × a
+hand-written anchor's (benchmarks/hand/) in the same interleaved run; a spec with
+an anchor gets those figures in its row, --hand prints only them.
 """
 from __future__ import annotations
 
 import argparse
 import glob
+import importlib
 import json
 import os
 import random
@@ -22,7 +26,10 @@ import subprocess
 import sys
 import time
 
-from interpreter import load_game
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))   # benchmarks.hand
+
+from benchmarks.hand import ANCHORS  # noqa: E402
+from interpreter import load_game  # noqa: E402
 
 
 def playouts(game, players, seconds, first_seed=0):
@@ -41,6 +48,49 @@ def playouts(game, players, seconds, first_seed=0):
         seed += 1
     elapsed = time.process_time() - start
     return games / elapsed, decisions / elapsed
+
+
+def anchor_of(spec):
+    """The hand-written anchor module for a spec (by its file's name), or None."""
+    name = ANCHORS.get(os.path.splitext(os.path.basename(spec))[0])
+    return importlib.import_module(name) if name else None
+
+
+def playout_block(new_state, seconds, first_seed):
+    """Random playouts of whole games for about `seconds` of CPU: (games, decisions,
+    CPU seconds). new_state(seed) gives a state with legal_actions/apply/is_terminal,
+    so rulespec and an anchor run the very same loop."""
+    games = decisions = 0
+    seed = first_seed
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        state = new_state(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            options = state.legal_actions()
+            state.apply(options[rng.randrange(len(options))])
+            decisions += 1
+        games += 1
+        seed += 1
+    return games, decisions, time.process_time() - start
+
+
+def versus_hand(spec, anchor, players, seconds, block=0.5):
+    """rulespec against its hand-written anchor, in alternating blocks of `block` CPU
+    seconds (about `seconds` each in all), so a shared machine's load falls on both
+    alike. Decisions/s of each over all its blocks, and the ratio rulespec/hand."""
+    game = load_game(spec)
+    sides = {"rulespec": lambda seed: game.new_state(players, seed),
+             "hand": lambda seed: anchor.new_game(players, seed)}
+    totals = {side: [0, 0, 0.0] for side in sides}
+    for i in range(max(1, round(seconds / block))):
+        for side, new_state in sides.items():
+            for k, x in enumerate(playout_block(new_state, block, 10_000 * i)):
+                totals[side][k] += x
+    rates = {side: d / t for side, (g, d, t) in totals.items()}
+    return {"rulespec_decisions_per_s": round(rates["rulespec"]),
+            "hand_decisions_per_s": round(rates["hand"]),
+            "ratio_to_hand": round(rates["rulespec"] / rates["hand"], 3)}
 
 
 def mid_game_states(game, players, count=60):
@@ -147,9 +197,15 @@ def main():
     ap.add_argument("--cli", action="store_true", help="measure validate, --help and --jobs instead")
     ap.add_argument("--profile", action="store_true",
                     help="where the playouts spend their time (sampled), instead of the table")
+    ap.add_argument("--hand", action="store_true",
+                    help="only rulespec against the hand-written anchors (benchmarks/hand/), interleaved")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     specs = args.specs or sorted(glob.glob("games/*.yaml")) + ["tests/games/market.yaml"]
+    if args.hand:
+        rows = hand_rows([s for s in specs if anchor_of(s)], args)
+        print(json.dumps(rows, indent=1) if args.json else table(rows))
+        return
     if args.profile:
         profiles = {spec: sampled_profile(load_game(spec), args.players[0] if args.players else 4,
                                           args.seconds) for spec in specs}
@@ -173,13 +229,24 @@ def main():
             for players in args.players or [min(max(4, game.min_players), game.max_players)]:
                 if game.min_players <= players <= game.max_players:
                     rows.append(bench(spec, variant, players, args.seconds, args.repeat))
-    if args.json:
-        print(json.dumps(rows, indent=1))
-        return
-    cols = list(rows[0])
-    print(" | ".join(cols))
-    for row in rows:
-        print(" | ".join(str(row[c]) for c in cols))
+                    if variant is None and anchor_of(spec):
+                        rows[-1].update(versus_hand(spec, anchor_of(spec), players, args.seconds))
+    print(json.dumps(rows, indent=1) if args.json else table(rows))
+
+
+def hand_rows(specs, args):
+    rows = []
+    for spec in specs:
+        game = load_game(spec)
+        for players in args.players or [min(max(4, game.min_players), game.max_players)]:
+            rows.append({"spec": spec, "players": players,
+                         **versus_hand(spec, anchor_of(spec), players, args.seconds * args.repeat)})
+    return rows
+
+
+def table(rows) -> str:
+    cols = list(dict.fromkeys(c for row in rows for c in row))
+    return "\n".join([" | ".join(cols)] + [" | ".join(str(row.get(c, "")) for c in cols) for row in rows])
 
 
 if __name__ == "__main__":
