@@ -196,7 +196,9 @@ def parse_rules(spec, names: Names, rules: list[Rule] | None = None,
         try:
             rule.tree = parse(rule.kind, text)
         except RulespecError as e:
-            error = _at(spec, rule, e.message, e.line or 1, e.col or 1)
+            e = e.moved(lambda line, col: spec.text_position(rule.path, line, col))
+            error = spec.error(e.message, rule.path)
+            error.line, error.col = e.line, e.col
             error.broken_rule = (rule.path, str(text))   # check() reads its words
             errors.append(error)
             continue

@@ -13,7 +13,7 @@ from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInpu
 from lark.indenter import DedentError, Indenter
 
 from . import ast
-from .errors import RulespecError
+from .errors import RuleSyntaxError, RulespecError
 from .limits import MAX_INTEGER_DIGITS, NESTING
 
 KEYWORDS = frozenset("""choose one of by number from to up auction among opening raise limit
@@ -53,8 +53,7 @@ def parse_expression(text) -> ast.Node:
     try:
         tree = _parse(" ".join(lines) + "\n", "expression")
     except RulespecError as e:
-        e.line, e.col = _unjoin(lines, e.col or 1)
-        raise
+        raise e.moved(lambda _line, col: _unjoin(lines, col)) from None
     for node in ast.walk(tree):   # positions on the lines the author wrote
         node.line, node.col = _unjoin(lines, node.col)
     return tree
@@ -77,7 +76,7 @@ def _parse(text: str, start: str):
     except DedentError:
         raise _dedent_error(text) from None
     except MemoryError:
-        raise RulespecError("this rule is too large to parse", line=1, col=1) from None
+        raise RuleSyntaxError("this rule is too large to parse", line=1, col=1) from None
     _check_nesting(tree)    # the transformer, checker and compiler below recurse
     try:
         return _ToAst().transform(tree)
@@ -87,6 +86,8 @@ def _parse(text: str, start: str):
 
 _WORDS = {"_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block",
           "$END": "end of text"}
+_FOUND = {**_WORDS, "_INDENT": "indentation (this line is indented more than the one before)",
+          "_DEDENT": "end of block (this line is indented less)"}
 _EXPRESSION_STARTS = {"NAME", "INT", "STRING", "LPAR", "LSQB", "MINUS", "NOT", "TRUE", "FALSE", "NONE"}
 _OPERATORS = {"+", "-", "*", "//", "%", "==", "!=", "<=", ">=", "<", ">", "and", "or", "in", "not",
               "if"}
@@ -99,6 +100,10 @@ def _syntax_error(e: UnexpectedInput, text: str) -> RulespecError:
     if unclosed is not None:
         return unclosed
     line, col = getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1
+    if isinstance(e, UnexpectedToken) and e.token.type in ("_INDENT", "_DEDENT"):
+        # the indenter dates these tokens from the line break before them: report
+        # the first character of the line whose indentation is the surprise
+        line, col = e.token.end_line or line, e.token.end_column or col
     if isinstance(e, UnexpectedToken):
         msg = f"syntax error: unexpected {_found(e.token)}; expected {_expected(e.expected)}"
     elif isinstance(e, UnexpectedCharacters):
@@ -107,7 +112,7 @@ def _syntax_error(e: UnexpectedInput, text: str) -> RulespecError:
         msg = "syntax error: the text ends too early"
     else:
         msg = "syntax error"
-    return RulespecError(msg, line=line, col=col)
+    return RuleSyntaxError(msg, line=line, col=col)
 
 
 def _literal(name: str) -> str | None:
@@ -119,8 +124,8 @@ def _literal(name: str) -> str | None:
 
 
 def _found(token) -> str:
-    if token.type in _WORDS:
-        return _WORDS[token.type]
+    if token.type in _FOUND:
+        return _FOUND[token.type]
     kind = {"NAME": "name ", "INT": "number ", "STRING": "string "}.get(token.type, "")
     return f"{kind}`{token}`"
 
@@ -149,7 +154,7 @@ def _expected(names) -> str:
 _CLOSER = {"(": ")", "[": "]", "{": "}"}
 
 
-def _bracket_error(text: str) -> RulespecError | None:
+def _bracket_error(text: str) -> RuleSyntaxError | None:
     """An opening bracket left open (or closed by the wrong one), reported where it
     opens: a missing `)` otherwise shows up lines later, at whatever comes next."""
     stack: list[tuple[str, int, int]] = []
@@ -168,21 +173,21 @@ def _bracket_error(text: str) -> RulespecError | None:
                 stack.append((ch, number, col))
             elif ch in _CLOSER.values():
                 if not stack:
-                    return RulespecError(f"syntax error: `{ch}` closes no bracket", line=number, col=col)
+                    return RuleSyntaxError(f"syntax error: `{ch}` closes no bracket", line=number, col=col)
                 opener, at_line, at_col = stack.pop()
                 if _CLOSER[opener] != ch:
-                    return RulespecError(f"syntax error: this `{opener}` is not closed (a `{ch}` "
-                                         f"comes first, at line {number} col {col})",
-                                         line=at_line, col=at_col)
+                    return RuleSyntaxError(f"syntax error: this `{opener}` is not closed (a `{ch}` "
+                                           "comes first, at {also})", line=at_line, col=at_col,
+                                           also=(number, col))
         quote = None   # strings do not span lines
     if stack:
         opener, at_line, at_col = stack[-1]
-        return RulespecError(f"syntax error: this `{opener}` is never closed; a `{_CLOSER[opener]}` "
+        return RuleSyntaxError(f"syntax error: this `{opener}` is never closed; a `{_CLOSER[opener]}` "
                              f"is missing", line=at_line, col=at_col)
     return None
 
 
-def _dedent_error(text: str) -> RulespecError:
+def _dedent_error(text: str) -> RuleSyntaxError:
     """The first line whose indentation matches no enclosing block."""
     levels = [0]
     for number, line in enumerate(text.splitlines(), 1):
@@ -195,9 +200,9 @@ def _dedent_error(text: str) -> RulespecError:
         while indent < levels[-1]:
             levels.pop()
         if indent != levels[-1]:
-            return RulespecError("syntax error: this line's indentation matches no enclosing "
+            return RuleSyntaxError("syntax error: this line's indentation matches no enclosing "
                                  "block", line=number, col=indent + 1)
-    return RulespecError("syntax error: inconsistent indentation", line=1, col=1)
+    return RuleSyntaxError("syntax error: inconsistent indentation", line=1, col=1)
 
 
 def _pos(meta_or_token):

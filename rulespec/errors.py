@@ -30,6 +30,12 @@ class RulespecError(Exception):
     def __str__(self) -> str:
         return self.format() if self.file or self.line else self.message
 
+    def moved(self, where) -> "RulespecError":
+        """This error with its position mapped by `where(line, col) -> (line, col)`
+        (from a rule's text into the spec file, say); the message is unchanged."""
+        line, col = where(self.line or 1, self.col or 1)
+        return RulespecError(self.message, self.file, line, col, self.path)
+
 
 class SpecErrors(RulespecError):
     """The spec has errors; `errors` lists each one, ranked, first first."""
@@ -41,6 +47,27 @@ class SpecErrors(RulespecError):
 
     def format(self) -> str:
         return "\n".join(e.format() for e in self.errors)
+
+
+class RuleSyntaxError(RulespecError):
+    """A rule's text does not parse.
+
+    The message may name a second place in the same text: `template` holds
+    `{also}` where that place is written ("line L col C") and `also` is its
+    (line, col). `moved` maps both positions into the same frame, so a message
+    reported in the spec file never names a place in the rule's own text.
+    """
+
+    def __init__(self, template: str, line: int, col: int, also: tuple[int, int] | None = None,
+                 file: str | None = None, path: str | None = None):
+        self.template, self.also = template, also
+        where = f"line {also[0]} col {also[1]}" if also else ""
+        super().__init__(template.replace("{also}", where), file, line, col, path)
+
+    def moved(self, where) -> "RuleSyntaxError":
+        line, col = where(self.line or 1, self.col or 1)
+        also = where(*self.also) if self.also else None
+        return RuleSyntaxError(self.template, line, col, also, self.file, self.path)
 
 
 class RuleError(RulespecError):

@@ -93,13 +93,15 @@ class _Reader:
         except _Refused as e:
             self.errors.append(self.at(path, e.node, str(e)))
         except RulespecError as e:
-            self.errors.append(self.at(path, None, f"{e.message}; quote it if it is text",
-                                       (e.line or 1, e.col or 1)))
+            e = e.moved(lambda line, col: self.spec.text_position(path, line, col))
+            err = self.spec.error(f"{e.message}; quote it if it is text", path)
+            err.line, err.col = e.line, e.col
+            self.errors.append(err)
         return value
 
-    def at(self, path, node, message, where=None):
+    def at(self, path, node, message):
         err = self.spec.error(message, path)
-        line, col = where or ((node.line, node.col) if node is not None else (1, 1))
+        line, col = (node.line, node.col) if node is not None else (1, 1)
         err.line, err.col = self.spec.text_position(path, line, col)
         return err
 

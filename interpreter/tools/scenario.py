@@ -64,6 +64,10 @@ def rig_outcomes(entries) -> Rig:
     return Rig([next(iter(entry.items())) for entry in entries or []])
 
 
+class _InStep(RulespecError):
+    """An error in a step's rule text, already placed in the scenario file."""
+
+
 class _Runner:
     def __init__(self, spec, path, name):
         self.spec, self.path, self.outcome = spec, path, Outcome(spec.file, name)
@@ -106,7 +110,10 @@ class _Runner:
             if not self.step(step, where):
                 return False
         except RulespecError as e:
-            self.fail(where, f"step {k + 1}: {e.message}")
+            failure = self.spec.error(f"step {k + 1}: {e.message}", where)
+            if isinstance(e, _InStep):    # a rule's own error, at its place in the step
+                failure.line, failure.col = e.line, e.col
+            self.outcome.failures.append(failure)
             return False
         if self.check_invariants and not self.state.staged:
             broken = self.state.check_invariants()
@@ -122,8 +129,19 @@ class _Runner:
             ok = getattr(self, key)(value, where + (key,)) is not False and ok
         return ok
 
-    def expression(self, text):
-        return self.game.snippet(str(text), "expression", self.lets)
+    def expression(self, text, where):
+        return self.snippet(text, "expression", where)
+
+    def snippet(self, text, kind, where, scenario=False):
+        """game.snippet, with an error in the text (a syntax error, an unknown name)
+        placed at its line and column in this file, not in the step's text."""
+        try:
+            return self.game.snippet(str(text), kind, self.lets, scenario=scenario)
+        except RulespecError as e:
+            if e.line is None:
+                raise
+            moved = e.moved(lambda line, col: self.spec.text_position(where, line, col))
+            raise _InStep(moved.message, self.spec.file, moved.line, moved.col) from None
 
     # steps, one method each, named as in the file ---------------------------------
     def do(self, text, where):
@@ -133,7 +151,7 @@ class _Runner:
             self.fail(where, f"the game is over (ended by {st.ended_by!r}): "
                              f"a `do:` now would test a state no rule can reach")
             return False
-        key = self.game.snippet(str(text), "statements", self.lets, scenario=True)
+        key = self.snippet(text, "statements", where, scenario=True)
         saved, pending = st.stack, st.pending
         st.stack, st.pending = [Frame(key, dict(self.lets))], None
         run(st, finish_when_done=False)
@@ -163,7 +181,7 @@ class _Runner:
 
     def let(self, names, where):
         for name, text in names.items():
-            self.lets[name] = self.expression(text)(self.state, self.lets)
+            self.lets[name] = self.expression(text, where + (name,))(self.state, self.lets)
 
     def rig(self, entries, where):
         outcomes = rig_outcomes(entries)
@@ -190,8 +208,9 @@ class _Runner:
         return True
 
     def expect(self, exprs, where):
-        for text in exprs if isinstance(exprs, list) else [exprs]:
-            value = self.expression(text)(self.state, self.lets)
+        many = isinstance(exprs, list)
+        for i, text in enumerate(exprs if many else [exprs]):
+            value = self.expression(text, where + (i,) if many else where)(self.state, self.lets)
             if value is not True:
                 self.fail(where, f"expected `{text}` to hold, it is {display(value)}"
                                  + self.explained(text))
@@ -226,7 +245,7 @@ class _Runner:
                 self.fail(where, f"expected '{label}' not to be legal, but it is")
 
     def play_until(self, text, where):
-        holds = self.expression(text)
+        holds = self.expression(text, where)
         st = self.state
         for _ in range(MAX_PLAY):
             if holds(st, self.lets):

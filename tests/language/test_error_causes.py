@@ -66,6 +66,39 @@ def test_brackets_are_reported_where_they_open(text, line, col, message):
     assert message in info.value.message
 
 
+# Every position a syntax error names is in the same frame as the error's own:
+# the rule's text for a bare parse, the spec file once validate reports it.
+@pytest.mark.parametrize("old, new, opener, closer", [
+    ('"max([p.prestige for p in players]) >= prestige_goal"',       # quoted
+     '"max([p.prestige for p in players)) >= prestige_goal"', "[p.prestige", ")) >="),
+    ("player.coins >= c.cost and count(player.hand) < hand_limit",  # plain
+     "player.coins >= c.cost and count(player.hand] < hand_limit", "(player.hand]", "] < hand"),
+    ("      round += 1\n      phase bets",                             # a block scalar
+     "      round += f(1,\n        2]\n      phase bets", "(1,\n", "2]\n"),
+])
+def test_a_second_position_in_a_syntax_error_is_in_the_file(old, new, opener, closer):
+    broken = MARKET.replace(old, new, 1)
+    (error,) = errors_of(broken)
+    assert (error.line, error.col) == where(broken, opener)
+    line, col = where(broken, closer)
+    col += 1 if closer.startswith("2") else 0    # the `]` after the 2
+    assert f"comes first, at line {line} col {col})" in error.message
+
+
+def test_a_folded_expression_names_the_closing_bracket_on_its_own_line():
+    with pytest.raises(RulespecError) as info:
+        parse_expression("f([1,\n 2)")
+    assert (info.value.line, info.value.col) == (1, 3)
+    assert "comes first, at line 2 col 3)" in info.value.message
+
+
+def test_unexpected_indentation_is_reported_at_the_indented_line():
+    with pytest.raises(RulespecError) as info:
+        parse_statements("if x:\n    y = 1\n      z = 2")
+    assert (info.value.line, info.value.col) == (3, 7)
+    assert info.value.message.startswith("syntax error: unexpected indentation")
+
+
 # ------------------------------------------------------------ expected tokens
 def test_expected_tokens_are_quoted_and_summarised_in_words():
     with pytest.raises(RulespecError) as info:

@@ -274,3 +274,26 @@ scenarios:
   - steps:
       - do: move("spice#1", players[0].hand, out_of=players[1].hand)
 """)
+
+
+# ------------------------------------------------- errors in a step's text
+def test_a_syntax_error_in_a_step_names_its_places_in_the_scenario_file(tmp_path):
+    text = fails(tmp_path, MARKET, """players: 3
+scenarios:
+  - steps:
+      - do: |
+          first = players[1]
+          x = f([1, 2)
+""")
+    # line 1 is `spec:`; the `[` is on line 7, the `)` that closes it wrongly too
+    assert "s.yaml:7:17: error: step 1: syntax error: this `[` is not closed " \
+           "(a `)` comes first, at line 7 col 22)" in text
+
+
+def test_an_error_in_one_expectation_of_a_list_is_placed_at_that_one(tmp_path):
+    text = fails(tmp_path, MARKET, """players: 3
+scenarios:
+  - steps:
+      - expect: ["true", "count(nothing_known(market)) == 3"]
+""")
+    assert "s.yaml:5:33: error: step 1: unknown function 'nothing_known'" in text
