@@ -2,9 +2,12 @@
 
 At each decision they read what changed since their last one (others' moves,
 rolls, payouts, each with its rule and line), their own status, and the
-question in words with numbered options. They may type a number or an
-option's text, `help`, `info N` (the card behind option N, or any card by its
-id), `status` (everyone's public state), or `undo`. Everything shown is what
+question in words with numbered options. They may type a number, an
+option's text or the start of it, `options` (the question again), `help`,
+`info N` (the card behind option N, or any card by its id), `status`
+(everyone's public state), or `undo`. An answer that is none of these is
+refused in words — what it is not, why when a rule refuses it, and how to
+see the options — and the question is asked again. Everything shown is what
 their seat may see: tools/table.py's seat_table and visible_event.
 """
 from __future__ import annotations
@@ -12,7 +15,9 @@ from __future__ import annotations
 from rulespec.errors import RulespecError
 
 HELP = """Type the number of an option to choose it (a number is always an option's
-place in the list, even where options are themselves numbers), or its exact text.
+place in the list, even where options are themselves numbers), or its text: the
+start of it is enough when no other option starts the same way.
+  options     the question and its options again
   info N      the card behind option N (or: info CARD-ID), with all its attributes
   status      everyone's public status, the table and your cards
   undo        take back your last decision, when the rules allow it
@@ -54,27 +59,47 @@ class HumanAgent:
             if not line:
                 raise RulespecError("input ended before the game did")
             answer = line.strip()
-            # A number is the option's place in the list shown, always: where the
-            # options are themselves numbers ("0", "1", "2"), reading "1" as a label
-            # here and as a place elsewhere would answer a different question.
-            if answer.isascii() and answer.isdigit():
-                if _number(answer) and 1 <= int(answer) <= len(options):   # int() of 5,000 digits fails
-                    return options[int(answer) - 1]
-                self._refuse(state, answer, options)
-                continue
-            for option in options:
-                if option.label == answer:
-                    return option
-            if not self._command(state, answer, options):
-                self._refuse(state, answer, options)
-            elif answer == "undo":
+            option = self._read(state, answer, options)
+            if option is not None:
+                return option
+            if answer == "undo":
                 options = state.legal_actions()
+
+    def _read(self, state, answer, options):
+        """The option `answer` picks, or None after answering a command or saying
+        why it picks none."""
+        # A number is the option's place in the list shown, always: where the
+        # options are themselves numbers ("0", "1", "2"), reading "1" as a label
+        # here and as a place elsewhere would answer a different question.
+        if answer.isascii() and answer.isdigit():
+            if _number(answer) and 1 <= int(answer) <= len(options):   # int() of 5,000 digits fails
+                return options[int(answer) - 1]
+            self._refuse(state, answer, options)
+            return None
+        exact = [o for o in options if o.label == answer]
+        if exact:
+            return exact[0]
+        if self._command(state, answer, options):
+            return None
+        starting = _starting_with(answer, options)
+        if len(starting) == 1:
+            print(f"  ({starting[0].label})", file=self.stdout)   # what the short answer chose
+            return starting[0]
+        if len(starting) > 1:
+            self._say(f"'{answer}' is the start of {len(starting)} options: "
+                      + ", ".join(o.label for o in starting),
+                      f"Type more of its text, or a number from 1 to {len(options)}")
+        else:
+            self._refuse(state, answer, options)
+        return None
 
     def _command(self, state, answer, options) -> bool:
         """help, info, status, undo; False when `answer` is none of them."""
         word, _, rest = answer.partition(" ")
         if word in ("help", "?"):
             print(HELP, file=self.stdout)
+        elif answer == "options":
+            self._show(state)
         elif word == "info":
             self._info(state, rest.strip(), options)
         elif word == "status":
@@ -161,13 +186,24 @@ class HumanAgent:
               ", ".join(f"{k} {v}" for k, v in shown["details"].items()), file=self.stdout)
 
     def _refuse(self, state, answer, options):
-        """Say why `answer` is not legal: the refusing rule and its line, when there is one."""
-        from ..engine.explain import refusal
-        if not answer or answer.isdigit():   # '²' too: a digit, but no number
-            print(f"'{answer}' is not an option: type a number from 1 to {len(options)} "
-                  f"or an option's exact text (help: commands).", file=self.stdout)
-            return
-        print(refusal(state, answer).format(), file=self.stdout)
+        """Say that `answer` is not one of the options, and why when a rule refuses
+        it (the rule and its line, from what this seat may see)."""
+        from ..engine.explain import why_refused
+        from ..engine.visibility import seat_state
+        reason = None
+        # a typed number is a place in the list, so the range of a number decision's
+        # labels ("chosen from 0 to 2") explains only an answer such as -1
+        if answer and not answer.isdigit() and (state.pending.kind != "number"
+                                                or answer.lstrip("-").isdigit()):
+            reason = why_refused(seat_state(state, state.current_player()), answer)
+        self._say(f"'{answer}' is not one of the options" + (f": {reason}" if reason else ""),
+                  f"Type a number from 1 to {len(options)} or an option's text")
+
+    def _say(self, problem: str, how: str):
+        """One refusal, in the same words whatever was typed: the problem, how to
+        answer, and how to see the options again."""
+        print(f"{problem}.\n  {how}; `options` shows them again, `help` the commands.",
+              file=self.stdout)
 
 
 class Telling:
@@ -207,6 +243,16 @@ def at_the_table(agents: list, trace=None):
         for human in humans:
             human.hear(record)
     return wrapped, sink
+
+
+def _starting_with(answer: str, options) -> list:
+    """The options whose label starts with `answer`, ignoring case; one whose whole
+    label it is, alone (`bid 1` is not also the start of `bid 10`)."""
+    if not answer:
+        return []
+    low = answer.casefold()
+    whole = [o for o in options if o.label.casefold() == low]
+    return whole[:1] or [o for o in options if o.label.casefold().startswith(low)]
 
 
 def _number(answer: str) -> bool:

@@ -164,11 +164,11 @@ def test_human_agent_asks_again_on_bad_input():
     code, out, err = run("play", MARKET, "--players", 2, "--agents", "human,first", "--json",
                          stdin=answers)
     assert code == 0, err
-    first_menu, rest = out.split("'xyz' is not", 1)
+    first_menu, rest = out.split("'xyz' is not one of the options.", 1)
     assert "Choose a number (phase bets)" in first_menu and "  1. 0" in first_menu and "  3. 2" in first_menu
-    assert "legal: 0, 1, 2" in rest.split("\n", 1)[0]          # the refusal says what is legal
-    assert "'99' is not an option: type a number from 1 to 3" in out
-    assert "'' is not an option" in out
+    assert "Type a number from 1 to 3 or an option's text; `options` shows them again" in rest
+    assert "'99' is not one of the options." in out
+    assert "'' is not one of the options." in out
     # the JSON is the last line, after the last prompt and any forced moves reported
     summary = json.loads(out.strip().splitlines()[-1])
     assert summary["agents"] == ["human", "first"] and summary["ended_by"]

@@ -202,7 +202,7 @@ def test_validate_reads_no_more_than_its_cap():
 
 def test_a_human_typing_a_superscript_digit_is_asked_again():
     code, out, err = run("play", MARKET, "--players", "2", "--agents", "human,random", stdin="²\n")
-    assert "'²' is not an option" in out
+    assert "'²' is not one of the options." in out
     assert "input ended before the game did" in err and code == 1
 
 
