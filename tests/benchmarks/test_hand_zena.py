@@ -1,0 +1,154 @@
+"""The hand-written Zena anchor (benchmarks/hand/zena.py) against the spec.
+
+Many random games, driven in lockstep: rulespec runs with explicit chance
+(`chance="explicit"`), each chance node gets a random outcome, and the same
+outcome is fed to the anchor, which evolves by its own rules and is never
+re-synchronised from rulespec's state. At every decision both must ask the
+same seat, offering the same options (as multisets of rulespec labels); the
+same random option is then applied to both, and at the end the scores agree.
+This keeps the speed comparison of issue 18 honest: if either side changes
+the game, this test fails.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter, defaultdict, deque
+
+import pytest
+
+from benchmarks.hand import zena
+from interpreter import load_game
+from tests.paths import ROOT
+
+SPEC = str(ROOT / "games" / "zena.yaml")
+GAMES = {None: 30, "advanced": 15}     # random games per player count
+
+
+class FedChance:
+    """The anchor's random events, answered with rulespec's outcomes in order.
+    Shuffles come from rulespec's event log (per deck); draws, rolls and picks
+    from the outcomes given at its chance nodes."""
+
+    def __init__(self):
+        self.shuffles = defaultdict(deque)
+        self.draws, self.rolls, self.picks = deque(), deque(), deque()
+
+    def _next(self, queue, what):
+        if not queue:
+            raise AssertionError(f"the anchor asks for a {what} that rulespec did not make")
+        return queue.popleft()
+
+    def shuffle(self, deck, ids):
+        order = self._next(self.shuffles[deck], f"shuffle of {deck}")
+        assert sorted(order) == sorted(ids), f"{deck}: the two engines shuffle different cards"
+        return list(order)
+
+    def draw(self, deck, ids):
+        name = self._next(self.draws, f"draw from {deck}")
+        found = [i for i, c in enumerate(ids) if c.partition("#")[0] == name]
+        assert found, f"rulespec drew a {name}, which the anchor's {deck} does not hold"
+        return found[0]
+
+    def roll(self, sides):
+        return self._next(self.rolls, "roll")
+
+    def pick(self, n):
+        return self._next(self.picks, "pick")
+
+    def left_over(self) -> list:
+        return [q for q in (self.draws, self.rolls, self.picks, *self.shuffles.values()) if q]
+
+
+class Lockstep:
+    """rulespec and the anchor playing one game together."""
+
+    def __init__(self, game, variant, players, seed):
+        self.rng = random.Random(seed)
+        self.state = game.new_state(players, seed, record=True, chance="explicit")
+        self.fed, self.logged = FedChance(), 0
+        self._settle()
+        self.hand = zena.new_game(players, seed, variant=variant, chooser=self.fed)
+
+    def _settle(self):
+        """Answer rulespec's chance nodes at random up to its next decision, queueing
+        every outcome (and the shuffles it logged meanwhile) for the anchor."""
+        state = self.state
+        while state.is_chance_node():
+            kind = state.explicit.node.kind
+            outcomes = state.chance_outcomes()
+            i = self.rng.choices(range(len(outcomes)), [p for _, p in outcomes])[0]
+            value = outcomes[i][0]
+            state.apply_chance(value)
+            {"draw": self.fed.draws, "roll": self.fed.rolls, "pick": self.fed.picks}[kind].append(
+                i if kind == "pick" else value)
+        for event in state.events[self.logged:]:
+            if event.get("chance") == "shuffle":
+                zone, order = event["details"]
+                self.fed.shuffles[zone["$zone"]].append(order)
+        self.logged = len(state.events)
+
+    def check(self, where):
+        state, hand = self.state, self.hand
+        assert not self.fed.left_over(), f"{where}: the anchor did not use {self.fed.left_over()}"
+        assert state.is_terminal() == hand.is_terminal(), f"{where}: one game ended, the other did not"
+        if state.is_terminal():
+            return
+        assert state.current_player() == hand.current_player(), f"{where}: different seats decide"
+        theirs = Counter(o.label for o in state.legal_actions())
+        mine = Counter(hand.option_keys())
+        assert theirs == mine, (f"{where}: options differ; only rulespec: {sorted(theirs - mine)}, "
+                                f"only the anchor: {sorted(mine - theirs)}")
+
+    def step(self):
+        options = self.state.legal_actions()
+        label = options[self.rng.randrange(len(options))].label
+        index = self.hand.option_keys().index(label)
+        self.state.apply(label)
+        self._settle()      # first: the anchor takes the outcomes rulespec makes now
+        self.hand.apply(self.hand.legal_actions()[index])
+
+
+def play_lockstep(game, variant, players, seed) -> int:
+    """One game in lockstep; returns the number of decisions compared."""
+    pair = Lockstep(game, variant, players, seed)
+    decisions = 0
+    while True:
+        pair.check(f"{variant or 'beginner'} {players}p seed {seed}, decision {decisions}")
+        if pair.state.is_terminal():
+            break
+        pair.step()
+        decisions += 1
+    assert pair.state.scores() == pair.hand.scores()
+    return decisions
+
+
+@pytest.mark.parametrize("variant", list(GAMES), ids=lambda v: v or "beginner")
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_same_options_at_every_decision(variant, players):
+    game = load_game(SPEC, variant=variant)
+    decisions = sum(play_lockstep(game, variant, players, seed) for seed in range(GAMES[variant]))
+    assert decisions > GAMES[variant] * 20     # the games were really played
+
+
+def test_clone_goes_on_like_the_original():
+    """clone() replays the game so far: the copy and the original, given the same
+    answers, play the same game to the same scores."""
+    original = zena.new_game(3, 5, variant="advanced")
+    rng = random.Random(5)
+    for _ in range(60):
+        options = original.legal_actions()
+        original.apply(options[rng.randrange(len(options))])
+    copy = original.clone()
+    while not original.is_terminal():
+        assert copy.option_keys() == original.option_keys()
+        options = original.legal_actions()
+        i = rng.randrange(len(options))
+        original.apply(options[i])
+        copy.apply(copy.legal_actions()[i])
+    assert copy.is_terminal() and copy.scores() == original.scores()
+
+
+def test_an_illegal_action_is_refused():
+    game = zena.new_game(2, 1)
+    with pytest.raises(ValueError):
+        game.apply(("move", "lord", "nowhere"))
