@@ -75,13 +75,20 @@ def playout_block(new_state, seconds, first_seed):
     return games, decisions, time.process_time() - start
 
 
-def versus_hand(spec, anchor, players, seconds, block=0.5):
+def plays_variant(anchor, variant) -> bool:
+    """Whether an anchor module plays `variant` (None: the spec's default game)."""
+    return anchor is not None and variant in getattr(anchor, "VARIANTS", (None,))
+
+
+def versus_hand(spec, anchor, players, seconds, block=0.5, variant=None):
     """rulespec against its hand-written anchor, in alternating blocks of `block` CPU
     seconds (about `seconds` each in all), so a shared machine's load falls on both
     alike. Decisions/s of each over all its blocks, and the ratio rulespec/hand."""
-    game = load_game(spec)
+    game = load_game(spec, variant=variant)
+    by_variant = {} if variant is None else {"variant": variant}
     sides = {"rulespec": lambda seed: game.new_state(players, seed),
-             "hand": lambda seed: anchor.new_game(players, seed)}
+             "hand": lambda seed: anchor.new_game(players, seed, **by_variant)}
+    sides["hand"](0)    # an anchor reads its components from the spec once: not timed
     totals = {side: [0, 0, 0.0] for side in sides}
     for i in range(max(1, round(seconds / block))):
         for side, new_state in sides.items():
@@ -229,18 +236,21 @@ def main():
             for players in args.players or [min(max(4, game.min_players), game.max_players)]:
                 if game.min_players <= players <= game.max_players:
                     rows.append(bench(spec, variant, players, args.seconds, args.repeat))
-                    if variant is None and anchor_of(spec):
-                        rows[-1].update(versus_hand(spec, anchor_of(spec), players, args.seconds))
+                    if plays_variant(anchor_of(spec), variant):
+                        rows[-1].update(versus_hand(spec, anchor_of(spec), players, args.seconds,
+                                                    variant=variant))
     print(json.dumps(rows, indent=1) if args.json else table(rows))
 
 
 def hand_rows(specs, args):
     rows = []
     for spec in specs:
-        game = load_game(spec)
-        for players in args.players or [min(max(4, game.min_players), game.max_players)]:
-            rows.append({"spec": spec, "players": players,
-                         **versus_hand(spec, anchor_of(spec), players, args.seconds * args.repeat)})
+        game, anchor = load_game(spec), anchor_of(spec)
+        for variant in getattr(anchor, "VARIANTS", (None,)):
+            for players in args.players or [min(max(4, game.min_players), game.max_players)]:
+                rows.append({"spec": spec, "variant": variant, "players": players,
+                             **versus_hand(spec, anchor, players, args.seconds * args.repeat,
+                                           variant=variant)})
     return rows
 
 

@@ -2,8 +2,10 @@
 each, to measure rulespec against (benchmarks/bench.py --hand; README.md there).
 
 ANCHORS maps a spec's name (games/NAME.yaml) to the module that plays it; each
-module has `new_game(players, seed, chooser=None)`.
+module has `new_game(players, seed, chooser=None)`;
+one that plays the spec's variants too takes `variant=NAME` and lists them in VARIANTS.
 """
 ANCHORS = {
     "castles": "benchmarks.hand.castles",
+    "zena": "benchmarks.hand.zena",
 }

@@ -20,8 +20,9 @@ rulespec does by default. `option_keys()` names the pending options with the
 labels rulespec gives the same options, so a differential test can compare
 the two (tests/benchmarks/test_hand_zena.py).
 
-Chance. Every random event goes through a `chance` object: `RandomChance`
-(random.Random) by default, or one that feeds the outcomes of another engine.
+Chance. Every random event goes through a chooser: `RandomChance`
+(random.Random(seed)) by default, or one that feeds the outcomes of another
+engine (the differential test feeds rulespec's).
 A shuffled deck stays "unordered" until a known card is put on it: until
 then each draw from it is a chance event (which card comes up), afterwards
 draws take the top card. That is rulespec's explicit-chance model
@@ -36,6 +37,7 @@ from functools import lru_cache
 from pathlib import Path
 
 SPEC = Path(__file__).resolve().parents[2] / "games" / "zena.yaml"
+VARIANTS = (None, "advanced")     # the spec's variants this module plays
 
 # decision kinds: they say how option_keys() names an option
 TURN, OFFER, CARD, MENU, PAWN, AREA, NUMBER, SEAT = (
