@@ -6,7 +6,8 @@
     python benchmarks/bench.py --hand [SPEC ...] [--players 2 4]   # against hand-written anchors
 
 A script, not a test: timings depend on the machine. Playouts use random
-agents; each figure is the median of --repeat runs. Targets (issue 8): per
+agents; each figure is the median of --repeat runs. clone_bytes is the memory one
+clone adds (tracemalloc; benchmarks/mcts_memory.py measures a whole search). Targets (issue 8): per
 game ≥ 50 games/s and ≥ 50,000 decisions/s at 4 players; clone ≤ 30 µs;
 save + load ≤ 1 ms; validate ≤ 300 ms cold; `rulespec --help` ≤ 150 ms;
 simulate --jobs 2 ≥ 1.8 × --jobs 1. Issue 18: rulespec's decisions/s ≥ 0.4 × a
@@ -118,6 +119,22 @@ def micro_us(fn, states, repeat=20):
     return (time.process_time() - start) / (repeat * len(states)) * 1e6
 
 
+def clone_bytes(states, copies=20) -> int:
+    """Bytes one clone adds, averaged over `copies` clones of each state: Python's
+    allocations (tracemalloc) while the clones are made and kept, divided by their
+    number. Values are shared between clones (no builtin changes one in place), so
+    this is the containers a clone copies, not the values they hold."""
+    import tracemalloc
+    kept = [None] * (copies * len(states))     # allocated before measuring
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    for i, state in enumerate(states * copies):
+        kept[i] = state.clone()
+    added = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+    return round(added / len(kept))
+
+
 def bench(spec, variant, players, seconds, repeat):
     game = load_game(spec, variant=variant)
     runs = [playouts(game, players, seconds, first_seed=1000 * r) for r in range(repeat)]
@@ -132,6 +149,7 @@ def bench(spec, variant, players, seconds, repeat):
         "save_load_us": round(statistics.median(
             micro_us(lambda s: game.state_from_json(s.to_json()), states, 5) for _ in range(repeat)), 1),
         "legal_actions_us": round(micro_us(lambda s: s.legal_actions(), states), 1),
+        "clone_bytes": clone_bytes(states),
     }
 
 

@@ -165,12 +165,30 @@ class GreedyAgent:
                 return
 
 
-class _Node:
+class Node:
+    """One node of MCTS's tree: the statistics of one option in the position reached
+    by the options above it, and no state. A playout makes its own state by applying
+    the path's options to a fresh determinization (the tree is keyed by labels, which
+    name an option alike in every guess), so the tree costs about 200 bytes a node
+    (benchmarks/mcts_memory.py), not a state's tens of kilobytes.
+
+    children: option label -> Node, for the options tried below this one; visits:
+    playouts through it; total: the sum of their shares (0 to 1) for the seat that
+    chose it; avail: playouts in which it was legal (the UCB term's parent count)."""
     __slots__ = ("children", "visits", "total", "avail")
 
     def __init__(self):
-        self.children: dict = {}   # option label -> _Node
+        self.children: dict = {}
         self.visits, self.total, self.avail = 0, 0.0, 1
+
+    def size(self) -> int:
+        """Nodes in this subtree, itself included."""
+        count, todo = 0, [self]
+        while todo:
+            node = todo.pop()
+            count += 1
+            todo.extend(node.children.values())
+        return count
 
 
 class MCTSAgent:
@@ -196,11 +214,21 @@ class MCTSAgent:
         self._moves: list[float] = []   # sorted sizes of the margin moves this search saw
 
     def choose(self, state):
-        seat = state.current_player()
         options = state.legal_actions()
         if len(options) == 1:
             return options[0]
-        root = _Node()
+        root = self.search(state)
+        by_label = {o.label: o for o in options}
+        ranked = sorted(by_label, key=lambda label: -(root.children[label].visits
+                                                       if label in root.children else -1))
+        return by_label[ranked[0]]
+
+    def search(self, state) -> Node:
+        """Run this agent's playouts from `state` for the seat to decide; the tree's
+        root, whose children are the options tried (by label). Raises the RuleError
+        of the last skipped playout when none could be played on (see below)."""
+        seat = state.current_player()
+        root = Node()
         self._moves = []
         error = None
         for _ in range(self.playouts):
@@ -215,10 +243,7 @@ class MCTSAgent:
                 continue
         if error is not None and not root.children:
             raise error     # no playout ran: a fault of the rules (a heuristic), not a guess
-        by_label = {o.label: o for o in options}
-        ranked = sorted(by_label, key=lambda label: -(root.children[label].visits
-                                                       if label in root.children else -1))
-        return by_label[ranked[0]]
+        return root
 
     def _playout(self, root, st, start):
         path, node = [], root
@@ -230,7 +255,7 @@ class MCTSAgent:
                     node.children[label].avail += 1
             if untried:
                 index = untried[self.rand.randrange(len(untried))]
-                node.children[labels[index]] = child = _Node()
+                node.children[labels[index]] = child = Node()
                 st.apply(index)
                 path.append((child, player))
                 break

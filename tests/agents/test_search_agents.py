@@ -160,3 +160,20 @@ def test_a_guess_plays_on_to_the_end_from_the_start_and_mid_game(spec):
                     state.apply(rand.randrange(len(state.legal_actions())))
             if state.is_terminal():
                 break
+
+
+def test_mcts_tree_holds_statistics_one_node_per_playout_and_no_state():
+    state = _mid_game()
+    agent = MCTSAgent(7, "30")
+    root = agent.search(state)
+    assert sum(child.visits for child in root.children.values()) == 30   # none skipped
+    assert root.size() == 31                    # each playout adds one node to the root
+    todo = [root]
+    while todo:
+        node = todo.pop()
+        assert set(type(node).__slots__) == {"children", "visits", "total", "avail"}
+        assert all(isinstance(label, str) for label in node.children)
+        todo.extend(node.children.values())
+    best = max(root.children.values(), key=lambda child: child.visits).visits
+    chosen = MCTSAgent(7, "30").choose(state)
+    assert root.children[chosen.label].visits == best
