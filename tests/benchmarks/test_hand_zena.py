@@ -27,7 +27,8 @@ GAMES = {None: 30, "advanced": 15}     # random games per player count
 class FedChance:
     """The anchor's random events, answered with rulespec's outcomes in order.
     Shuffles come from rulespec's event log (per deck); draws, rolls and picks
-    from the outcomes given at its chance nodes."""
+    from the outcomes given at its chance nodes, each queued with the node's
+    outcome list, so the anchor's event must have the same outcomes and odds."""
 
     def __init__(self):
         self.shuffles = defaultdict(deque)
@@ -44,16 +45,21 @@ class FedChance:
         return list(order)
 
     def draw(self, deck, ids):
-        name = self._next(self.draws, f"draw from {deck}")
-        found = [i for i, c in enumerate(ids) if c.partition("#")[0] == name]
-        assert found, f"rulespec drew a {name}, which the anchor's {deck} does not hold"
-        return found[0]
+        name, outcomes = self._next(self.draws, f"draw from {deck}")
+        held = Counter(c.partition("#")[0] for c in ids)
+        assert held == {k: round(p * len(ids)) for k, p in outcomes}, \
+            f"a draw from {deck}: the two decks hold different cards"
+        return next(i for i, c in enumerate(ids) if c.partition("#")[0] == name)
 
     def roll(self, sides):
-        return self._next(self.rolls, "roll")
+        value, outcomes = self._next(self.rolls, "roll")
+        assert [v for v, _ in outcomes] == list(range(1, sides + 1))
+        return value
 
     def pick(self, n):
-        return self._next(self.picks, "pick")
+        index, outcomes = self._next(self.picks, "pick")
+        assert len(outcomes) == n, f"a pick among {n}, rulespec's among {len(outcomes)}"
+        return index
 
     def left_over(self) -> list:
         return [q for q in (self.draws, self.rolls, self.picks, *self.shuffles.values()) if q]
@@ -80,7 +86,7 @@ class Lockstep:
             value = outcomes[i][0]
             state.apply_chance(value)
             {"draw": self.fed.draws, "roll": self.fed.rolls, "pick": self.fed.picks}[kind].append(
-                i if kind == "pick" else value)
+                (i if kind == "pick" else value, outcomes))
         for event in state.events[self.logged:]:
             if event.get("chance") == "shuffle":
                 zone, order = event["details"]
