@@ -131,16 +131,22 @@ def build_parser() -> argparse.ArgumentParser:
     sch.add_argument("--scenario", action="store_true", help="the scenario file format's schema instead")
     sch.add_argument("--path", action="store_true", help="print the installed schema file's location")
     sub.add_parser("lsp", help="run the language server on stdin/stdout (needs the [lsp] extra)")
-    g = sub.add_parser("graph", help="print a board as Graphviz DOT",
-                       description="Print a spec's boards as Graphviz DOT; exit 1 when there is "
-                                   "no board to draw.")
+    g = sub.add_parser("graph", help="draw a spec's boards (Graphviz DOT, or PNG)",
+                       description="Draw a spec's boards as one Graphviz DOT graph on stdout: "
+                                   "every board, each a cluster labelled with its name (one "
+                                   "board alone is drawn as itself). With --png the picture is "
+                                   "written to PATH instead and only its place is printed. "
+                                   "Exit 1 when the spec has no board to draw; an unknown "
+                                   "--board is bad usage (2), listing the boards.")
     g.add_argument("file", metavar="FILE", help="the spec whose boards to draw")
-    g.add_argument("--board", help="which board (default: every board)")
+    g.add_argument("--board", help="draw this board alone (default: every board)")
     g.add_argument("--variant", help="draw with this variant applied")
     g.add_argument("--seat", type=int, help="draw this seat's board as joined during set-up")
     g.add_argument("--players", type=int, help="with --seat: players in the game (default: fewest)")
     g.add_argument("--seed", type=int, default=0, help="with --seat: the game's seed (default: %(default)s)")
-    g.add_argument("--png", metavar="PATH", help="also render to PNG with Graphviz's `dot`, if installed")
+    g.add_argument("--png", metavar="PATH", help="write a PNG picture to PATH instead of printing DOT "
+                                                 "(needs Graphviz's `dot`)")
+    g.add_argument("--dot", action="store_true", help="with --png: print the DOT text too")
     return p
 
 
@@ -602,9 +608,11 @@ def cmd_graph(args, out, err, stdin) -> int:
     except _NothingToDraw as e:   # a valid spec without what was asked: a data problem, not usage
         print(f"rulespec: error: {args.file}: {e}", file=err)
         return 1
-    out.write(dot)
     if args.png:
         _render_png(dot, args.png)
+        print(f"wrote {args.png}", file=err if args.dot else out)
+    if args.dot or not args.png:
+        out.write(dot)
     return 0
 
 
@@ -615,10 +623,11 @@ class _NothingToDraw(Exception):
 def _boards_dot(game, args) -> str:
     if not game.boards:
         raise _NothingToDraw("there is no board to draw: the spec has no `boards:` section")
-    boards = game.boards if args.board is None else {args.board: game.boards.get(args.board)}
-    if None in boards.values():
-        raise _Usage(f"rulespec: error: no board '{args.board}'; boards: {', '.join(game.boards)}")
-    return "".join(board.to_dot() for board in boards.values())
+    from .tools.render import boards_dot
+    if args.board is not None and args.board not in game.boards:
+        raise _Usage(f"rulespec: error: no board '{args.board}'; the boards are: {', '.join(game.boards)}")
+    boards = [game.boards[args.board]] if args.board is not None else list(game.boards.values())
+    return boards_dot(game.name, boards)
 
 
 def _seat_dot(game, args) -> str:
@@ -637,7 +646,7 @@ def _render_png(dot: str, path: str):
     import subprocess
     if shutil.which("dot") is None:
         raise _Usage("rulespec: error: --png needs Graphviz's `dot` on the PATH "
-                     "(e.g. apt-get install graphviz); the DOT text was printed")
+                     "(e.g. apt-get install graphviz); without --png the DOT text is printed")
     # A hex layout places every cell itself (pos, in points): neato -n2 keeps those
     # places so the hexes tile; plain dot would lay them out again, spaced apart.
     engine = ["-Kneato", "-n2"] if "pos=" in dot else []

@@ -119,16 +119,21 @@ class Board:
 
     def to_dot(self) -> str:
         """Graphviz DOT: nodes with their attributes as labels, arcs as drawn."""
+        return "\n".join([f'digraph "{dot_quote(self.name)}" {{', *self.dot_statements(), "}"]) + "\n"
+
+    def dot_statements(self, prefix: str = "", indent: str = "  ") -> list[str]:
+        """The DOT statements of this board's nodes and arcs, one per line. Each
+        node's id starts with `prefix`, so several boards can share one drawing
+        (two boards may name a node alike); its label is its own name."""
         q = dot_quote
-        lines = [f'digraph "{q(self.name)}" {{']
+        lines = []
         for node in self.order:
             attrs = self.graph.nodes[node]
             label = "\n".join([str(node)] + [f"{k}={v}" for k, v in attrs.items() if k not in ("q", "r")])
-            lines.append(f'  "{q(node)}" [label="{q(label)}"];')
+            lines.append(f'{indent}"{q(prefix)}{q(node)}" [label="{q(label)}"];')
         for a, b in self.graph.edges:
-            lines.append(f'  "{q(a)}" -> "{q(b)}";')
-        lines.append("}")
-        return "\n".join(lines) + "\n"
+            lines.append(f'{indent}"{q(prefix)}{q(a)}" -> "{q(prefix)}{q(b)}";')
+        return lines
 
 
 def dot_quote(text) -> str:

@@ -1,6 +1,7 @@
-"""Pictures of boards: Graphviz DOT for hex layouts joined during play.
+"""Pictures of boards: Graphviz DOT for static boards and hex layouts joined in play.
 
-A static board draws itself (`Board.to_dot`). A layout (see `hex_layout`) lives in
+A static board draws itself (`Board.to_dot`); `boards_dot` draws several in one
+picture, a cluster each. A layout (see `hex_layout`) lives in
 the state, so drawing one needs a state: `board_dot` takes a State, or a Game and
 plays its set-up up to the first decision, then draws one seat's layout with each
 hex at its place (`dot -Kneato -n2 -Tpng`: the positions are kept, so the hexes tile), filled with its colour and
@@ -44,6 +45,21 @@ def board_dot(source, seat: int = 0, *, players: int | None = None, seed: int = 
     marks = _marks(state, seat, cells, skip=name)
     title = f"{state.game.name}: {state.game.seat_name(seat)}'s {name}"
     return layout_dot(cells, marks, title)
+
+
+def boards_dot(title: str, boards: list) -> str:
+    """One DOT drawing of several static boards (engine/boards.py Board), each a
+    cluster labelled with the board's name, so one `dot -Tpng` draws them all
+    (a file of several graphs would render only the first). One board is drawn
+    as itself (Board.to_dot). Node ids are `BOARD:NODE`; labels keep NODE."""
+    from ..engine.boards import dot_quote
+    if len(boards) == 1:
+        return boards[0].to_dot()
+    lines = [f'digraph "{dot_quote(title)}" {{', f'  graph [label="{dot_quote(title)}", labelloc=t];']
+    for i, board in enumerate(boards):
+        lines += [f'  subgraph "cluster_{i}" {{', f'    graph [label="{dot_quote(board.name)}"];',
+                  *board.dot_statements(f"{board.name}:", indent="    "), "  }"]
+    return "\n".join(lines + ["}"]) + "\n"
 
 
 def layout_dot(cells: dict, marks: dict | None = None, title: str = "layout") -> str:
@@ -136,4 +152,4 @@ def _quote(text: str) -> str:
     return str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
 
 
-__all__ = ["board_dot", "layout_dot", "is_layout"]
+__all__ = ["board_dot", "boards_dot", "layout_dot", "is_layout"]

@@ -347,6 +347,33 @@ def test_graph_hex_and_board_choice():
     assert code == 2 and "nowhere" in err
 
 
+def test_graph_draws_every_board_of_a_spec_as_one_graph_of_clusters():
+    code, out, err = run("graph", ROOT / "games" / "siena.yaml")
+    assert code == 0 and out.startswith('digraph "Siena" {') and out.count("digraph") == 1
+    clusters = re.findall(r'subgraph "cluster_\d+" \{\n    graph \[label="(\w+)"\];', out)
+    assert clusters == ["town", "firenze", "arezzo"]
+    # two boards both name a node `siena`: each keeps its own, under its board's name
+    assert '"firenze:siena" -> "firenze:firenze_1";' in out and '"arezzo:siena" [label="siena"];' in out
+
+
+def test_graph_with_an_unknown_board_exits_2_listing_the_boards():
+    code, out, err = run("graph", ROOT / "games" / "siena.yaml", "--board", "sienna")
+    assert (code, out) == (2, "")
+    assert "no board 'sienna'; the boards are: town, firenze, arezzo" in err
+    code, out, err = run("graph", ROOT / "games" / "siena.yaml", "--board", "arezzo")
+    assert code == 0 and out.startswith('digraph "arezzo" {') and "firenze" not in out
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz is not installed")
+def test_graph_png_writes_only_the_picture_and_says_where(tmp_path):
+    png = tmp_path / "siena.png"
+    code, out, err = run("graph", ROOT / "games" / "siena.yaml", "--png", png)
+    assert code == 0 and png.read_bytes()[:4] == b"\x89PNG"
+    assert out == f"wrote {png}\n" and err == ""
+    code, out, err = run("graph", ROOT / "games" / "siena.yaml", "--png", png, "--dot")
+    assert code == 0 and out.startswith('digraph "Siena" {') and err == f"wrote {png}\n"
+
+
 def test_graph_of_a_spec_without_boards_says_so_and_exits_1():
     zena = TESTS.parent / "games" / "zena.yaml"
     code, out, err = run("graph", zena)
