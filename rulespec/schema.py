@@ -2,7 +2,8 @@
 
 The same JSON Schema drives editors (yaml-language-server) and `validate`, so
 the two never disagree. jsonschema's own messages print whole instances and
-schema jargon; `validate` rewrites each error into one short sentence.
+schema jargon; `describe` rewrites each error into one short sentence, for
+specs here and for saves and logs (interpreter/engine/shapes.py) alike.
 """
 from __future__ import annotations
 
@@ -46,15 +47,21 @@ def validate(spec, scenario: bool = False) -> list[RulespecError]:
     file (scenario.schema.json) rather than a game spec."""
     found: dict[tuple, RulespecError] = {}
     for err in _validator(scenario).iter_errors(spec.data):
-        # anyOf/oneOf errors carry one sub-error per branch: keep the best one.
-        err = best_match([err])
-        for path, message in _describe(err):
+        for path, message in describe(err):
             found.setdefault((path, message), spec.error(message, path))
     return sorted(found.values(), key=lambda e: (e.line or 0, e.col or 0))
 
 
-def _describe(err: ValidationError) -> list[tuple[tuple, str]]:
-    """(path, message) pairs for one jsonschema error."""
+def describe(err: ValidationError) -> list[tuple[tuple, str]]:
+    """Our words for one jsonschema error: a list of (path, message), one per
+    problem it stands for (a map with two unknown keys is two problems). path:
+    the keys and indexes from the document's root to the value at fault; message:
+    one short sentence that does not repeat the path (the caller places it: at a
+    file position for a spec, as `a.b[2]` for a save). An anyOf/oneOf error is
+    described by its closest branch (jsonschema's best_match)."""
+    err = best_match([err])
+    if err.validator in ("anyOf", "oneOf") and err.context:
+        err = best_match(err.context)
     path, kind, value, inst = tuple(err.absolute_path), err.validator, err.validator_value, err.instance
     if kind == "additionalProperties" and value is False:
         return [(path + (key,), _unknown_key(key, err.schema)) for key in _extra_keys(err)]
@@ -72,7 +79,9 @@ def _message(kind: str, value, inst, err: ValidationError) -> str:
         wanted = ", ".join(_TYPE_NAMES.get(t, t) for t in types[:-1])
         wanted = f"{wanted} or {_TYPE_NAMES.get(types[-1])}" if wanted else _TYPE_NAMES.get(types[-1])
         got = "null" if inst is None else f"{type(inst).__name__} {_short(inst)}"
-        return f"expected {wanted} here, got {got}"
+        return f"expected {wanted}, got {got}"
+    if kind == "const":
+        return f"expected {json.dumps(value)}, got {_short(inst)}"
     if kind == "enum":
         return f"{_short(inst)} is not allowed here; use one of: {', '.join(map(str, value))}"
     if kind == "minimum":

@@ -2,7 +2,7 @@
 
 Saves (`save.schema.json`) and logs (`interpreter/tools/log.schema.json`) are
 checked against a schema before any field is used, so a damaged file is
-"corrupt log: line 7: `seed` must be an integer", never a KeyError three calls
+"corrupt log: line 7: `seed`: expected an integer, got str '7'", never a KeyError three calls
 later. JSON that nests deeper than Python's recursion allows, holds NaN or
 Infinity, or an integer of more than 4,300 digits is corrupt too.
 """
@@ -13,10 +13,6 @@ from functools import cache
 from pathlib import Path
 
 from rulespec.errors import CorruptFile
-
-_TYPES = {"integer": "an integer", "string": "text", "array": "a list", "object": "a map",
-          "boolean": "true or false", "null": "null", "number": "a number"}
-
 
 def read_capped(path, limit: int, what: str) -> str:
     """A file's text, refusing one of more than `limit` bytes before reading it all
@@ -92,26 +88,16 @@ def schema_problem(path: str, data, definition: str | None = None) -> str | None
 
 
 def shape_problem(validator, data) -> str | None:
-    """The most telling way `data` breaks the schema, in words, or None."""
+    """The most telling way `data` breaks the schema, in words (rulespec.schema's,
+    the same as a spec's), or None: "`seed`: expected an integer, got str 'x'"."""
     import jsonschema
+    from rulespec.schema import describe
     error = jsonschema.exceptions.best_match(validator.iter_errors(data))
     if error is None:
         return None
-    if error.validator == "oneOf" and error.context:   # the branch that came closest
-        error = jsonschema.exceptions.best_match(error.context)
-    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
-    where = f"`{where.lstrip('.')}`" if where else "the line"
-    if error.validator == "type":
-        kinds = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
-        return f"{where} must be {' or '.join(_TYPES.get(k, k) for k in kinds)}"
-    if error.validator == "required":
-        missing = [k for k in error.validator_value if k not in error.instance]
-        return f"{where} lacks `{missing[0]}`" if missing else f"{where} lacks a key"
-    if error.validator == "additionalProperties":
-        return f"{where} has an unknown key"
-    if error.validator == "const":
-        return f"{where} must be {json.dumps(error.validator_value)}"
-    return f"{where}: {error.message[:200]}"
+    path, message = describe(error)[0]
+    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
+    return f"`{where.lstrip('.')}`: {message}" if where else f"the line: {message}"
 
 
 def dumps(data) -> str:

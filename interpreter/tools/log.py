@@ -34,7 +34,7 @@ LOG_SCHEMA = str(Path(__file__).with_name("log.schema.json"))
 
 def read_log(path) -> list[dict]:
     """A log's lines as data, each checked against log.schema.json. Raises CorruptFile
-    ("corrupt log: line 7: `seed` must be an integer") for a log rulespec cannot
+    ("corrupt log: line 7: `seed`: expected an integer, got str '7'") for a log rulespec cannot
     replay; a log larger than rulespec.limits.LOG_BYTES is refused unread."""
     text = read_capped(path, LOG_BYTES, "log")
     lines = []

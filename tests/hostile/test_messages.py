@@ -142,12 +142,12 @@ def test_a_corrupt_log_names_its_line_and_field(tmp_path):
     log = tmp_path / "x.jsonl"
     log.write_text("\n".join([json.dumps(header)] + rest) + "\n")
     code, out, err = run("replay", log)
-    assert code == 1 and "corrupt log: line 1: `seed` must be an integer" in err
+    assert code == 1 and "corrupt log: line 1: `seed`: expected an integer, got float 5.5" in err
     lines = rest[:]
     lines[6] = json.dumps({"decision": 5})
     log.write_text("\n".join([head] + lines) + "\n")
     code, out, err = run("replay", log)
-    assert code == 1 and "corrupt log: line 8: `decision` must be a map" in err
+    assert code == 1 and "corrupt log: line 8: `decision`: expected a map, got int 5" in err
 
 
 def test_an_edited_seed_is_reported_at_the_first_chance_line(tmp_path):
@@ -163,9 +163,9 @@ def test_an_edited_seed_is_reported_at_the_first_chance_line(tmp_path):
 
 @pytest.mark.parametrize("name, message", [
     ("stack_empty.json", "must stand at a decision"),
-    ("pc_text.json", "][1]` must be an integer"),
+    ("pc_text.json", "][1]`: expected an integer, got str"),
     ("pending_player_99.json", "names no seat of this game"),
-    ("over_text.json", "`over` must be true or false"),
+    ("over_text.json", "`over`: expected true/false, got str"),
     ("deep_nesting.json", "not JSON (nested too deeply)"),
 ])
 def test_a_corrupt_save_says_what_is_wrong(name, message):

@@ -81,7 +81,7 @@ def test_missing_flow():
 def test_wrong_type():
     [(path, message)] = errors(minimal(players={"min": "two", "max": 4}))
     assert path == "players/min"
-    assert message == "expected an integer here, got str 'two'"
+    assert message == "expected an integer, got str 'two'"
 
 
 def test_bad_visibility_enum():

@@ -53,7 +53,7 @@ def test_the_schema_is_a_valid_json_schema_and_ships_with_the_cli():
     ("scenarios:\n  - steps:\n      - rig: [{rol: 3}]\n", 4, 16,
      "unknown key 'rol' (did you mean 'roll'?)"),
     ("players: two\nscenarios:\n  - steps: [{expect: 'true'}]\n", 2, 1,
-     "expected an integer here"),
+     "expected an integer, got str 'two'"),
 ])
 def test_a_misspelt_or_mistyped_key_fails_at_its_place(tmp_path, body, line, col, message):
     path = write(tmp_path, body)
