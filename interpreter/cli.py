@@ -141,7 +141,8 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("file", metavar="FILE", help="the spec whose boards to draw")
     g.add_argument("--board", help="draw this board alone (default: every board)")
     g.add_argument("--variant", help="draw with this variant applied")
-    g.add_argument("--seat", type=int, help="draw this seat's board as joined during set-up")
+    g.add_argument("--seat", type=int, metavar="K", help="draw seat K's board (1 is the first "
+                   "seat, as for play --seat) as joined during set-up")
     g.add_argument("--players", type=int, help="with --seat: players in the game (default: fewest)")
     g.add_argument("--seed", type=int, default=0, help="with --seat: the game's seed (default: %(default)s)")
     g.add_argument("--png", metavar="PATH", help="write a PNG picture to PATH instead of printing DOT "
@@ -194,8 +195,8 @@ def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
     except _Usage as e:
         print(str(e), file=err)
         return 2
-    except RulespecError as e:
-        print(e.format(), file=err)
+    except RulespecError as e:   # one with no place in a file (input ended) is not put at <spec>:1:1
+        print(e.format() if e.file or e.line else f"rulespec: error: {e.message}", file=err)
         return 1
     except KeyboardInterrupt:
         print("interrupted", file=err)
@@ -633,10 +634,10 @@ def _boards_dot(game, args) -> str:
 def _seat_dot(game, args) -> str:
     from .tools.render import board_dot
     players = args.players or game.min_players
-    if not 0 <= args.seat < players:
-        raise _Usage(f"rulespec: error: --seat must be from 0 to {players - 1}")
+    if not 1 <= args.seat <= players:
+        raise _Usage(f"rulespec: error: --seat takes a seat from 1 to {players}")
     try:
-        return board_dot(game, args.seat, players=players, seed=args.seed)
+        return board_dot(game, args.seat - 1, players=players, seed=args.seed)
     except ValueError as e:   # no per-player layout in this game
         raise _NothingToDraw(f"there is no board to draw for seat {args.seat}: {e}") from None
 

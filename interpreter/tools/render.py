@@ -40,7 +40,8 @@ def board_dot(source, seat: int = 0, *, players: int | None = None, seed: int = 
         raise ValueError(f"there is no seat {seat} in a {state.n}-player game")
     name = layout or _layout_variable(state, seat)
     if name is None or name not in state.pv or not is_layout(state.pv[name][seat]):
-        raise ValueError(f"no per-player variable holds a hex layout for seat {seat}")
+        raise ValueError(f"no per-player variable holds a hex layout for "
+                         f"{state.game.seat_name(seat)}")
     cells = state.pv[name][seat]
     marks = _marks(state, seat, cells, skip=name)
     title = f"{state.game.name}: {state.game.seat_name(seat)}'s {name}"

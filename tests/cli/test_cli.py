@@ -194,7 +194,7 @@ def test_human_sees_only_its_own_hand():
 
 def test_human_input_ends_early():
     code, out, err = run("play", MARKET, "--players", 2, "--agents", "human,first", stdin="1\n2\n")
-    assert code == 1 and "input ended" in err
+    assert code == 1 and err == "rulespec: error: input ended before the game did\n"   # no <spec>:1:1
 
 
 # ---------------------------------------------------------------------- log/replay
@@ -364,6 +364,15 @@ def test_graph_with_an_unknown_board_exits_2_listing_the_boards():
     assert code == 0 and out.startswith('digraph "arezzo" {') and "firenze" not in out
 
 
+def test_graph_seats_count_from_1_as_for_play():
+    castles = ROOT / "games" / "castles.yaml"
+    code, out, err = run("graph", castles, "--seat", 2, "--players", 2)
+    assert code == 0 and out.startswith('graph "The Castles of Tuscany: P2\'s estate" {')
+    for seat in (0, 3):
+        code, out, err = run("graph", castles, "--seat", seat, "--players", 2)
+        assert (code, out) == (2, "") and "--seat takes a seat from 1 to 2" in err
+
+
 @pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz is not installed")
 def test_graph_png_writes_only_the_picture_and_says_where(tmp_path):
     png = tmp_path / "siena.png"
@@ -378,8 +387,8 @@ def test_graph_of_a_spec_without_boards_says_so_and_exits_1():
     zena = TESTS.parent / "games" / "zena.yaml"
     code, out, err = run("graph", zena)
     assert (code, out) == (1, "") and "no board to draw" in err and str(zena) in err
-    code, out, err = run("graph", zena, "--seat", "0", "--players", "3")
-    assert (code, out) == (1, "") and "no board to draw for seat 0" in err
+    code, out, err = run("graph", zena, "--seat", "1", "--players", "3")
+    assert (code, out) == (1, "") and "no board to draw for seat 1" in err
 
 
 # ------------------------------------------------------------------- help / version

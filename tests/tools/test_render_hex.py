@@ -30,6 +30,6 @@ def test_neighbouring_hexes_are_one_hex_height_apart_in_points():
 @pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz is not installed")
 def test_graph_png_keeps_the_places(tmp_path):
     out = tmp_path / "estate.png"
-    code = main(["graph", str(ROOT / "games" / "castles.yaml"), "--seat", "0", "--players", "2",
+    code = main(["graph", str(ROOT / "games" / "castles.yaml"), "--seat", "1", "--players", "2",
                  "--png", str(out)], stdout=open(tmp_path / "dot", "w"))
     assert code == 0 and out.read_bytes()[:4] == b"\x89PNG"
