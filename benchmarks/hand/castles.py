@@ -55,7 +55,7 @@ class Components:
 
     def __init__(self, spec_path=SPEC):
         with open(spec_path, encoding="utf-8") as f:
-            data = yaml.safe_load(f)
+            data = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # libyaml when built
         const = {k: _value(v) for k, v in data["constants"].items()}
         self.colours = list(const["colours"])
         self.storage_spaces = const["storage_spaces"]
@@ -113,7 +113,7 @@ def _turn_hex(q, r, turns):
 class Estate:
     """A player's three region boards joined: cells 0..29 in layout order, with
     their "q,r" names, colours, neighbours and colour zones precomputed."""
-    __slots__ = ("cells_of", "colour", "key", "neighbours", "zone")
+    __slots__ = ("key", "colour", "neighbours", "zone", "cells_of")
 
     def __init__(self, parts, boards, joined_zones):
         """parts: ((board name, dq, dr, turns), ...), left to right."""
@@ -158,29 +158,16 @@ def estate(parts, spec_path=SPEC) -> Estate:
 
 # ------------------------------------------------------------------ players
 class Player:
-    __slots__ = (
-        "blue_hexes",
-        "bonuses",
-        "covered",
-        "estate",
-        "frontier",
-        "green",
-        "hand",
-        "marble",
-        "red",
-        "seat",
-        "stacks",
-        "storage",
-        "workers",
-    )
+    __slots__ = ("seat", "green", "red", "marble", "workers", "blue_hexes", "hand", "stacks",
+                 "storage", "bonuses", "estate", "covered", "frontier")
 
-    def __init__(self, seat, colours):
+    def __init__(self, seat, colours, bonus_kinds):
         self.seat = seat
         self.green = self.red = self.marble = self.workers = self.blue_hexes = 0
         self.hand = dict.fromkeys(colours, 0)     # region cards by colour
         self.stacks = [[], [], []]                # face-down tile stacks, top at the end
         self.storage = []                         # tile names
-        self.bonuses = Counter()                  # bonus tiles taken, by type
+        self.bonuses = dict.fromkeys(bonus_kinds, 0)   # bonus tiles taken, by type
         self.estate = None
         self.covered = {}                         # cell -> tile name (or blue_hex)
         self.frontier = set()                     # empty cells next to a covered one
@@ -192,7 +179,7 @@ class Player:
         other.hand = dict(self.hand)
         other.stacks = [list(s) for s in self.stacks]
         other.storage = list(self.storage)
-        other.bonuses = Counter(self.bonuses)
+        other.bonuses = dict(self.bonuses)
         other.estate = self.estate
         other.covered = dict(self.covered)
         other.frontier = set(self.frontier)
@@ -220,44 +207,25 @@ def _unique(names):
 # ------------------------------------------------------------------ the game
 class Castles:
     """A game in progress; see the module docstring for the API and `new_game`."""
-    __slots__ = (
-        "boards_left",
-        "bonus_side",
-        "bonus_supply",
-        "chooser",
-        "comp",
-        "display",
-        "n",
-        "neutral_stacks",
-        "over",
-        "pending",
-        "players",
-        "region_deck",
-        "region_discard",
-        "rng",
-        "round",
-        "start_player",
-        "supply",
-        "todo",
-        "turn_of",
-        "turns_left",
-        "yield_deck",
-        "yield_discard",
-    )
+    __slots__ = ("comp", "n", "players", "rng", "rng_shared", "chooser", "todo", "pending", "over",
+                 "region_deck", "region_discard", "yield_deck", "yield_discard", "bonus_supply",
+                 "neutral_stacks", "display", "supply", "bonus_side", "boards_left",
+                 "round", "start_player", "turn_of", "turns_left")
 
     def __init__(self, players: int, seed: int = 0, chooser=None, spec_path=SPEC):
         comp = self.comp = components(spec_path)
         if not 2 <= players <= 4:
             raise ValueError("The Castles of Tuscany is for 2 to 4 players")
         self.n = players
-        self.players = [Player(i, comp.colours) for i in range(players)]
-        self.rng, self.chooser = random.Random(seed), chooser
+        kinds = [kind for kind, _ in comp.bonus_tiles]
+        self.players = [Player(i, comp.colours, kinds) for i in range(players)]
+        self.rng, self.rng_shared, self.chooser = random.Random(seed), False, chooser
         self.todo, self.pending, self.over = [], None, False
         self.region_deck = [name for name, k in comp.region_cards for _ in range(k)]
         self.region_discard = []
         self.yield_deck = [name for name, k in comp.yield_cards for _ in range(k)]
         self.yield_discard = []
-        self.bonus_supply = Counter(dict(comp.bonus_tiles))
+        self.bonus_supply = dict(comp.bonus_tiles)
         self.neutral_stacks = [t for t, k in comp.neutral_tiles.items() for _ in range(k)]
         self.display = []      # face-up tiles, newest first (the spec draws onto the front)
         self.supply = dict(comp.supplies)
@@ -277,14 +245,12 @@ class Castles:
     def clone(self) -> Castles:
         other = Castles.__new__(Castles)
         other.comp, other.n, other.rng, other.chooser = self.comp, self.n, self.rng, self.chooser
-        if self.chooser is None:        # the copy's future draws are this game's, untouched
-            other.rng = random.Random()
-            other.rng.setstate(self.rng.getstate())
+        self.rng_shared = other.rng_shared = True     # copied by the first to shuffle (_random)
         other.players = [p.copy() for p in self.players]
         other.todo, other.pending, other.over = list(self.todo), self.pending, self.over
         other.region_deck, other.region_discard = list(self.region_deck), list(self.region_discard)
         other.yield_deck, other.yield_discard = list(self.yield_deck), list(self.yield_discard)
-        other.bonus_supply = Counter(self.bonus_supply)
+        other.bonus_supply = dict(self.bonus_supply)
         other.neutral_stacks, other.display = list(self.neutral_stacks), list(self.display)
         other.supply, other.bonus_side = dict(self.supply), dict(self.bonus_side)
         other.boards_left = {k: list(v) for k, v in self.boards_left.items()}
@@ -343,9 +309,18 @@ class Castles:
             self.pending = (seat, options, step, args)
 
     # ------------------------------------------------------------- chance
+    def _random(self) -> random.Random:
+        """The game's generator. A clone shares it until either draws: then that one
+        takes a copy, so a clone has the same future as its original."""
+        if self.rng_shared:
+            rng = random.Random()
+            rng.setstate(self.rng.getstate())
+            self.rng, self.rng_shared = rng, False
+        return self.rng
+
     def _shuffle(self, pile):
         if self.chooser is None:     # with a chooser every draw is chosen instead
-            self.rng.shuffle(pile)
+            self._random().shuffle(pile)
 
     def _draw(self, pile, order):
         """Take one card (by name) from a shuffled pile."""
@@ -358,7 +333,7 @@ class Castles:
 
     def _pick(self, items):
         if self.chooser is None:
-            return self.rng.choice(items)
+            return self._random().choice(items)
         return self.chooser("pick", [(x, 1 / len(items)) for x in items])
 
     def _draw_regions(self, p, n):

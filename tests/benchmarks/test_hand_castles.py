@@ -116,23 +116,31 @@ def test_the_anchor_offers_what_the_spec_offers_at_every_decision(game, players)
     assert decisions > GAMES * 60 * players // 2     # whole games, not a few set-up steps
 
 
+def play_out(state, choices, start=0):
+    """Play `state` to its end by option indices; returns its scores."""
+    for index in choices[start:]:
+        state.apply(state.legal_actions()[index])
+    assert state.is_terminal()
+    return state.scores()
+
+
 def test_the_anchor_alone_plays_whole_games_and_clones_keep_their_future():
-    rng = random.Random(5)
+    """With its own generator: whole games, and a clone (taken at set-up, before the
+    later players' boards are drawn, and mid-game) plays exactly the original's
+    future, even when it draws first."""
+    rng, reference, choices = random.Random(5), hand.new_game(4, seed=5), []
+    while not reference.is_terminal():
+        choices.append(rng.randrange(len(reference.legal_actions())))
+        reference.apply(reference.legal_actions()[choices[-1]])
+    assert max(reference.scores()) > 0 and len(choices) > 100
     state = hand.new_game(4, seed=5)
-    copy = None
-    while not state.is_terminal():
-        if state.current_player() is not None and copy is None and rng.random() < 0.05:
-            copy, replay = state.clone(), []
-        options = state.legal_actions()
-        choice = options[rng.randrange(len(options))]
-        if copy is not None:
-            replay.append(state.legal_actions().index(choice))
-        state.apply(choice)
-    assert copy is not None
-    for index in replay:
-        copy.apply(copy.legal_actions()[index])
-    assert copy.is_terminal() and copy.scores() == state.scores()
-    assert max(state.scores()) > 0
+    at_set_up = state.clone()
+    for index in choices[:40]:
+        state.apply(state.legal_actions()[index])
+    mid_game = state.clone()
+    assert play_out(at_set_up, choices) == reference.scores()
+    assert play_out(mid_game, choices, 40) == reference.scores()
+    assert play_out(state, choices, 40) == reference.scores()
 
 
 def test_the_anchor_refuses_what_is_not_legal():
