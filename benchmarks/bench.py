@@ -2,7 +2,8 @@
 
     python benchmarks/bench.py [SPEC ...] [--players 4] [--seconds S] [--repeat R] [--json]
     python benchmarks/bench.py --cli          # validate and start-up times, --jobs scaling
-    python benchmarks/bench.py --profile SPEC # where the time goes (sampled, self time)
+    python benchmarks/bench.py --profile SPEC # where the time goes (sampled, self time),
+                                              # and Python calls per decision (cProfile)
     python benchmarks/bench.py --hand [SPEC ...] [--players 2 4]   # against hand-written anchors
 
 A script, not a test: timings depend on the machine. Playouts use random
@@ -188,6 +189,24 @@ def sampled_profile(game, players, seconds, top=15):
             "files": [(round(n / total, 3), name) for name, n in by_file.most_common(8)]}
 
 
+def calls_per_decision(game, players, games=10):
+    """Python calls per decision over random games of seeds 0..games-1, counted by
+    cProfile: unlike a timing, the same on a loaded machine as on an idle one."""
+    import cProfile
+    import pstats
+    profiler, decisions = cProfile.Profile(), 0
+    profiler.enable()
+    for seed in range(games):
+        state, rng = game.new_state(players, seed), random.Random(seed)
+        while not state.is_terminal():
+            options = state.legal_actions()
+            state.apply(options[rng.randrange(len(options))])
+            decisions += 1
+    profiler.disable()
+    calls = sum(row[1] for row in pstats.Stats(profiler).stats.values())
+    return round(calls / max(decisions, 1), 1)
+
+
 def wall_ms(argv, repeat) -> float:
     """Median wall time of a fresh process, in ms (cold start: nothing cached in-process)."""
     times = []
@@ -232,12 +251,18 @@ def main():
         print(json.dumps(rows, indent=1) if args.json else table(rows))
         return
     if args.profile:
-        profiles = {spec: sampled_profile(load_game(spec), args.players[0] if args.players else 4,
-                                          args.seconds) for spec in specs}
+        players = args.players[0] if args.players else 4
+        profiles = {}
+        for spec in specs:
+            game = load_game(spec)
+            profiles[spec] = {**sampled_profile(game, players, args.seconds),
+                              "calls_per_decision": calls_per_decision(game, players)}
         if args.json:
             print(json.dumps(profiles, indent=1))
             return
         for spec, profile in profiles.items():
+            print(f"{spec}, {profile.pop('calls_per_decision')} Python calls per decision "
+                  f"(cProfile, seeds 0-9, {players} players)")
             for part, rows in profile.items():
                 print(f"{spec}, self time by {part[:-1]}:")
                 print("\n".join(f"  {share:6.1%}  {name}" for share, name in rows))

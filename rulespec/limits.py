@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, fields, replace
+from functools import cached_property
 
 from .errors import LimitError
 
@@ -49,9 +50,10 @@ class Limits:
         known = {f.name for f in fields(cls)}
         return replace(cls(), **{k: v for k, v in given.items() if k in known})
 
-    @property
+    @cached_property
     def integer_bound(self) -> int:
-        """Integers must stay strictly between -bound and bound."""
+        """Integers must stay strictly between -bound and bound (computed once: a
+        thousand-digit power is dear, and every checked result reads it)."""
         return 10 ** self.integer_digits
 
 

@@ -180,6 +180,9 @@ NOTHING = _Nothing()
 
 def run(st, finish_when_done: bool = True) -> None:
     """Run until a decision is pending or the game is over."""
+    if st.trace is None and st.explicit is None:
+        _run_sampled(st, finish_when_done)
+        return
     # The change observer snapshots the state here, so changes made between
     # two runs (an answer stored by apply) are credited to the next instruction.
     watch = Watcher(st) if st.trace is not None else None
@@ -229,6 +232,53 @@ def run(st, finish_when_done: bool = True) -> None:
     except chance.ChanceNeeded as need:   # a random event waits: the instruction runs again
         chance.put_back(st, kept, need)
     except OSError:     # a closed pipe or full disk under a trace printer: not the rules' fault
+        raise
+    except Exception as e:   # noqa: BLE001 — any fault of a rule, said in words (faults.py)
+        raise faults.explain(e, st, program, pc, fr.env if fr is not None else None) from None
+
+
+def _run_sampled(st, finish_when_done: bool) -> None:
+    """`run` for the usual game: no trace watching each instruction and no chance
+    nodes to put an instruction back for. The same instructions, end checks, step
+    budget and clock in the same order; it differs only in looking a frame's
+    program up once while that frame stays on top, not once per instruction."""
+    game = st.game
+    programs, budget = game.programs, game.step_budget
+    stack = st.stack
+    ends = not st.staged    # a scenario staging a position checks no end condition
+    steps = 0
+    deadline = monotonic() + game.bounds.seconds
+    start_meter(game)
+    fr = program = None
+    pc = 0
+    try:
+        while stack and st.pending is None and not st.over:
+            fr = stack[-1]
+            program = programs[fr.proc]
+            code, end_checks, size = program.code, program.end_checks, len(program.code)
+            while True:     # this frame's instructions, until it is left or a decision waits
+                pc = fr.pc
+                if pc >= size:
+                    stack.pop()
+                    if program.exit_checks and ends and not st.over and _at_boundary(programs, stack):
+                        _check_end(st, program.exit_checks, None)
+                    break
+                fr.pc = pc + 1
+                code[pc](st, fr)
+                checks = end_checks[pc]
+                if checks and ends and not st.over:
+                    _check_end(st, checks, None)
+                steps += 1
+                if steps > budget:
+                    raise LimitError(_budget_message(st, budget))
+                if not steps & 1023 and monotonic() > deadline:   # the clock, every 1,024 steps
+                    raise LimitError(f"the game ran {game.bounds.seconds:g} seconds without asking "
+                                     f"anyone anything (limits: seconds): a loop that never ends?")
+                if st.pending is not None or not stack or stack[-1] is not fr:
+                    break
+        if not stack and not st.over and finish_when_done:
+            st.finish("the flow ended")
+    except OSError:     # a full disk under a log writer: not the rules' fault
         raise
     except Exception as e:   # noqa: BLE001 — any fault of a rule, said in words (faults.py)
         raise faults.explain(e, st, program, pc, fr.env if fr is not None else None) from None
