@@ -1,9 +1,16 @@
-"""Board graphs, built once per game with networkx.
+"""Board graphs: plain adjacency for play, networkx for analysis.
 
 A ring is a directed cycle, a path a directed chain, `edges` adds arcs,
 `hex` lays out cells from axial coordinates ("q,r") joined to their six
 neighbours, each with a `colour`. Queries answer in a stable order so games
 stay deterministic.
+
+Play asks the same few questions of a board many thousand times (the cells
+next to this one, its colour zone), and hex layouts are joined during set-up,
+four per game in some games: so a board is held as sorted adjacency lists,
+built once in plain Python, and every query of play reads those. `graph`, the
+same board as a networkx DiGraph, is built on first use for what is asked
+rarely (distance) and for analysis and drawing.
 """
 from __future__ import annotations
 
@@ -15,39 +22,56 @@ HEX_STEPS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
 
 class Board:
+    """One board. Nodes are texts ("q,r" for hex cells); `order` gives each its place
+    in the declaration, the order every query answers in."""
+
     def __init__(self, name: str, decl: dict):
         self.name = name
-        self.graph = nx.DiGraph()
         self.order: dict[str, int] = {}
+        self.attrs: dict[str, dict] = {}        # node -> its attributes (colour, q, r, ...)
+        self._out: dict[str, dict] = {}         # node -> its successors, in the order added
         # A colour zone joins neighbouring cells equal in every one of these attributes.
         self.zone_by = tuple(decl.get("zone_by") or ("colour",))
         self._build(decl)
-        self._succ = {n: sorted(self.graph.successors(n), key=self.order.get) for n in self.graph}
-        self._pred = {n: sorted(self.graph.predecessors(n), key=self.order.get) for n in self.graph}
+        rank = self.order.__getitem__
+        self._succ = {n: sorted(out, key=rank) for n, out in self._out.items()}
+        into: dict[str, set] = {n: set() for n in self.order}
+        for a, out in self._out.items():
+            for b in out:
+                into[b].add(a)
+        self._pred = {n: sorted(nodes, key=rank) for n, nodes in into.items()}
+        self._nbrs = {n: sorted(set(self._succ[n]) | into[n], key=rank) for n in self.order}
+        self._nodes = list(self.order)
 
     def _add(self, node, **attrs):
         node = str(node)
-        self.order.setdefault(node, len(self.order))
-        self.graph.add_node(node, **attrs)
+        if node not in self.order:
+            self.order[node] = len(self.order)
+            self.attrs[node] = {}
+            self._out[node] = {}
+        self.attrs[node].update(attrs)
         return node
+
+    def _edge(self, a, b):
+        self._out[a][b] = None
 
     def _build(self, decl: dict):
         ring = [self._add(n) for n in decl.get("ring") or []]
         for a, b in zip(ring, ring[1:] + ring[:1]):
-            self.graph.add_edge(a, b)
+            self._edge(a, b)
         path = [self._add(n) for n in decl.get("path") or []]
         for a, b in zip(path, path[1:]):
-            self.graph.add_edge(a, b)
+            self._edge(a, b)
         nodes = decl.get("nodes") or []
         for node in nodes:
             attrs = nodes[node] if isinstance(nodes, dict) else {}
             self._add(node, **(attrs or {}))
         for a, b in decl.get("edges") or []:
-            self.graph.add_edge(self._add(a), self._add(b))
+            self._edge(self._add(a), self._add(b))
         self._build_hex(decl.get("hex") or [])
         if decl.get("undirected"):
-            for a, b in list(self.graph.edges):
-                self.graph.add_edge(b, a)
+            for a, b in self._arcs():
+                self._edge(b, a)
 
     def _build_hex(self, cells):
         coords = {}
@@ -57,11 +81,25 @@ class Board:
             for dq, dr in HEX_STEPS:
                 other = coords.get((q + dq, r + dr))
                 if other is not None:
-                    self.graph.add_edge(node, other)
+                    self._edge(node, other)
+
+    def _arcs(self) -> list[tuple[str, str]]:
+        """Every arc, in networkx's order: by node as added, then by successor as added."""
+        return [(a, b) for a in self.order for b in self._out[a]]
+
+    @cached_property
+    def graph(self) -> nx.DiGraph:
+        """The board as a networkx DiGraph (node attributes included), for analysis."""
+        graph = nx.DiGraph()
+        for node in self.order:
+            graph.add_node(node, **self.attrs[node])
+        graph.add_edges_from(self._arcs())
+        return graph
 
     # queries -----------------------------------------------------------------
+    # Lists handed out are shared between calls: rules never change a list in place.
     def nodes(self) -> list[str]:
-        return list(self.order)
+        return self._nodes
 
     def successors(self, node) -> list[str]:
         return self._succ.get(node, [])
@@ -70,8 +108,7 @@ class Board:
         return self._pred.get(node, [])
 
     def neighbours(self, node) -> list[str]:
-        both = set(self._succ.get(node, [])) | set(self._pred.get(node, []))
-        return sorted(both, key=self.order.get)
+        return self._nbrs.get(node, [])
 
     def distance(self, a, b):
         try:
@@ -80,21 +117,33 @@ class Board:
             return None
 
     def attr(self, node, key, default=None):
-        return self.graph.nodes[node].get(key, default) if node in self.graph else default
+        attrs = self.attrs.get(node)
+        return default if attrs is None else attrs.get(key, default)
+
+    def _component(self, start, members) -> set:
+        """The cells of `members` reached from `start` through neighbours in `members`."""
+        seen, todo = {start}, [start]
+        while todo:
+            for other in self._nbrs[todo.pop()]:
+                if other in members and other not in seen:
+                    seen.add(other)
+                    todo.append(other)
+        return seen
 
     @cached_property
     def _zones(self) -> dict[str, list[str]]:
         """Each cell -> its connected same-colour component, cells in board order."""
-        groups: dict[tuple, list[str]] = {}
+        groups: dict[tuple, set[str]] = {}
         for node in self.order:
             if self.attr(node, "colour") is not None:
-                groups.setdefault(self._zone_key(node), []).append(node)
+                groups.setdefault(self._zone_key(node), set()).add(node)
         zone_of = {}
         for members in groups.values():
-            for comp in nx.weakly_connected_components(self.graph.subgraph(members)):
-                cells = sorted(comp, key=self.order.get)
-                for cell in cells:
-                    zone_of[cell] = cells
+            for node in self.order:
+                if node in members and node not in zone_of:
+                    cells = sorted(self._component(node, members), key=self.order.get)
+                    for cell in cells:
+                        zone_of[cell] = cells
         return zone_of
 
     def _zone_key(self, node) -> tuple:
@@ -114,8 +163,8 @@ class Board:
 
     def connected(self, cells) -> bool:
         """True when the cells form one group joined by the board's edges (either way)."""
-        cells = [c for c in cells if c in self.graph]
-        return not cells or nx.is_weakly_connected(self.graph.subgraph(cells))
+        members = {c for c in cells if c in self.order}
+        return not members or len(self._component(next(iter(members)), members)) == len(members)
 
     def to_dot(self) -> str:
         """Graphviz DOT: nodes with their attributes as labels, arcs as drawn."""
@@ -128,10 +177,10 @@ class Board:
         q = dot_quote
         lines = []
         for node in self.order:
-            attrs = self.graph.nodes[node]
+            attrs = self.attrs[node]
             label = "\n".join([str(node)] + [f"{k}={v}" for k, v in attrs.items() if k not in ("q", "r")])
             lines.append(f'{indent}"{q(prefix)}{q(node)}" [label="{q(label)}"];')
-        for a, b in self.graph.edges:
+        for a, b in self._arcs():
             lines.append(f'{indent}"{q(prefix)}{q(a)}" -> "{q(prefix)}{q(b)}";')
         return lines
 
@@ -149,14 +198,17 @@ def dot_quote(text) -> str:
 # queries accept one in place of a board's name. Its graph is built once per
 # layout and shared: looked up first by the object itself (values are never
 # changed in place, so the same object always means the same layout), then by
-# its contents, since every new game joins the same few boards again.
+# its contents, as a save loaded or a game replayed joins the same boards again.
+# Either cache, when full, forgets its oldest entry (forgetting all at once made a
+# long run of games rebuild the estates of the game in play).
 LAYOUT_ZONE_BY = ("colour", "board")    # a zone never crosses from one placed board to another
-_LAYOUT_CACHE_SIZE = 512
+_LAYOUT_CACHE_SIZE = 1024
 _layout_boards: dict[int, tuple[dict, Board]] = {}
 _boards_by_content: dict[tuple, Board] = {}
 
 
 def layout_board(layout: dict) -> Board:
+    """The Board a layout (a map "q,r" -> cell) stands for, built once and shared."""
     cached = _layout_boards.get(id(layout))
     if cached is not None and cached[0] is layout:
         return cached[1]
@@ -166,13 +218,15 @@ def layout_board(layout: dict) -> Board:
     board = _boards_by_content.get(content)
     if board is None:
         board = Board("layout", layout_decl(layout))
-        if len(_boards_by_content) >= _LAYOUT_CACHE_SIZE:
-            _boards_by_content.clear()
-        _boards_by_content[content] = board
-    if len(_layout_boards) >= _LAYOUT_CACHE_SIZE:
-        _layout_boards.clear()
-    _layout_boards[id(layout)] = (layout, board)   # holding the layout keeps its id unique
+        _bounded_put(_boards_by_content, content, board)
+    _bounded_put(_layout_boards, id(layout), (layout, board))  # holding the layout keeps its id unique
     return board
+
+
+def _bounded_put(cache: dict, key, value) -> None:
+    if len(cache) >= _LAYOUT_CACHE_SIZE:
+        del cache[next(iter(cache))]
+    cache[key] = value
 
 
 def layout_decl(layout: dict) -> dict:
