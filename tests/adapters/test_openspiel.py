@@ -1,0 +1,165 @@
+"""Any spec as an OpenSpiel game (interpreter/adapters/openspiel_game.py): OpenSpiel's
+own random-simulation test for Python games passes on test games and the three
+games; OpenSpiel's CFR+ solves the Kuhn poker spec to its published value, -1/18
+for the first player (Kuhn 1950); OpenSpiel's MCTS bot plays the three games to
+the end; a seat's strings hold only what its view holds."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rulespec.errors import RulespecError, SpecErrors
+from tests.extras import need
+from tests.paths import ROOT, TESTS
+
+pytestmark = pytest.mark.openspiel
+pyspiel = need("openspiel", "pyspiel")
+from interpreter.adapters.openspiel_game import load_openspiel   # noqa: E402  (needs pyspiel)
+from open_spiel.python.algorithms import cfr, exploitability, expected_game_score, mcts   # noqa: E402
+
+KUHN = str(TESTS / "games" / "kuhn.yaml")
+TICTACTOE = str(TESTS / "games" / "tictactoe.yaml")
+MARKET = str(TESTS / "games" / "market.yaml")
+THREE = [str(ROOT / "games" / f"{name}.yaml") for name in ("castles", "siena", "zena")]
+
+
+@pytest.fixture(scope="module")
+def kuhn():
+    return load_openspiel(KUHN)
+
+
+@pytest.fixture(scope="module", params=THREE, ids=["castles", "siena", "zena"])
+def big(request):
+    return load_openspiel(request.param, players=2)
+
+
+def deal(game, *cards):
+    state = game.new_initial_state()
+    for card in cards:
+        state.apply_action(next(a for a in state.legal_actions()
+                                if state.action_to_string(pyspiel.PlayerId.CHANCE, a) == card))
+    return state
+
+
+# ---------------------------------------------------------------- the game's type
+def test_kuhn_is_stochastic_imperfect_zero_sum_with_the_spec_bounds(kuhn):
+    kind = kuhn.get_type()
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert kind.utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert kind.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    assert kuhn.num_players() == 2
+    assert (kuhn.min_utility(), kuhn.max_utility()) == (-2.0, 2.0)   # chips: {min: -2, max: 2}
+    assert kuhn.max_chance_outcomes() == 3                            # jack, queen, king
+
+
+def test_tictactoe_is_deterministic_perfect_general_sum():
+    game = load_openspiel(TICTACTOE)
+    kind = game.get_type()
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
+    assert kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    assert kind.utility == pyspiel.GameType.Utility.GENERAL_SUM
+    assert game.max_chance_outcomes() == 0
+    state = game.new_initial_state()
+    assert [state.action_to_string(0, a) for a in state.legal_actions()][:3] == ["a1", "a2", "a3"]
+
+
+def test_the_registry_loads_a_spec_by_its_parameters():
+    game = pyspiel.load_game("rulespec", {"spec": KUHN, "players": 2})
+    assert game.get_type().short_name == "rulespec" and game.num_players() == 2
+    assert str(game) == f"rulespec(players=2,spec={KUHN},variant=)"
+    with pytest.raises(RulespecError, match="for 2 to 2 players, not 3"):
+        load_openspiel(KUHN, players=3)
+
+
+def test_a_bad_spec_is_refused_with_the_specs_errors(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("game: x\nplayers: {min: 2, max: 2}\nflow: |\n  nonsense(\n", encoding="utf-8")
+    with pytest.raises(SpecErrors):
+        load_openspiel(str(bad))
+
+
+# ------------------------------------------------------- OpenSpiel's own checks
+@pytest.mark.parametrize("spec, sims", [(KUHN, 20), (TICTACTOE, 10), (MARKET, 2)],
+                         ids=["kuhn", "tictactoe", "market"])
+def test_openspiels_random_simulation_test_passes(spec, sims):
+    pyspiel.random_sim_test(load_openspiel(spec), num_sims=sims, serialize=False, verbose=False)
+
+
+def test_openspiels_random_simulation_test_passes_on_the_three_games(big):
+    pyspiel.random_sim_test(big, num_sims=1, serialize=False, verbose=False)
+
+
+# ----------------------------------------------------------- chance outcomes
+def test_chance_outcomes_are_card_names_by_their_place_in_the_spec(kuhn):
+    state = kuhn.new_initial_state()
+    assert state.current_player() == pyspiel.PlayerId.CHANCE
+    assert state.chance_outcomes() == [(0, 1 / 3), (1, 1 / 3), (2, 1 / 3)]
+    state.apply_action(2)                                     # the king, to seat 0
+    assert state.chance_outcomes() == [(0, 0.5), (1, 0.5)]    # the same ids for what is left
+    assert state.rules_state.zones["hand@0"] == ["king"]
+
+
+def test_a_clone_is_independent(kuhn):
+    state = deal(kuhn, "king", "jack")
+    copy = state.clone()
+    copy.apply_action(1)                                      # bet, in the copy only
+    assert state.legal_actions() == [0, 1] and state.history() == [2, 0]
+    assert copy.current_player() == 1 and copy.history() == [2, 0, 1]
+
+
+# ------------------------------------------------------------- hidden information
+def test_a_seats_strings_depend_only_on_what_it_may_see(kuhn):
+    for mine in ("jack", "queen", "king"):
+        seen = set()
+        for theirs in {"jack", "queen", "king"} - {mine}:
+            state = deal(kuhn, mine, theirs)
+            state.apply_action(1)                             # seat 0 bets
+            info, obs = state.information_state_string(0), state.observation_string(0)
+            assert theirs not in info and theirs not in obs and mine in info
+            seen.add(info)
+        assert len(seen) == 1                                 # one information set per own card
+
+
+def test_another_seats_secret_choice_reads_as_a_question_mark():
+    game = load_openspiel(MARKET, players=3)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    bet = state.legal_actions()[2]
+    assert state.action_to_string(0, bet) == "2"              # the first of three secret bets
+    state.apply_action(bet)
+    assert state.information_state_string(0).startswith("decisions: 2\n")
+    assert state.information_state_string(1).startswith("decisions: ?\n")
+    public = pyspiel.IIGObservationType(perfect_recall=True, private_info=pyspiel.PrivateInfoType.NONE)
+    from open_spiel.python.observation import make_observation
+    spectator = make_observation(game, public)
+    assert spectator.string_from(state, 0).startswith("decisions: ?\n")
+
+
+# ----------------------------------------------------------------- algorithms
+def test_cfr_plus_finds_kuhn_pokers_value(kuhn):
+    solver = cfr.CFRPlusSolver(kuhn)
+    for _ in range(100):
+        solver.evaluate_and_update_policy()
+    policy = solver.average_policy()
+    first, second = expected_game_score.policy_value(kuhn.new_initial_state(), [policy, policy])
+    assert abs(first - (-1 / 18)) < 1e-3 and abs(first + second) < 1e-9
+    assert exploitability.nash_conv(kuhn, policy) < 0.01       # an equilibrium, not luck
+
+
+def test_the_mcts_bot_plays_each_of_the_three_games_to_the_end(big):
+    rng = np.random.RandomState(7)
+    bot = mcts.MCTSBot(big, uct_c=2.0, max_simulations=2,
+                       evaluator=mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    state, decisions = big.new_initial_state(), 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, chances = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=chances)))
+        else:
+            state.apply_action(bot.step(state))
+            decisions += 1
+    assert decisions > 20
+    assert state.returns() == [float(s) for s in state.rules_state.scores()]
+    assert state.rules_state.ended_by != "cut off"
