@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import sys
 
 
@@ -27,7 +28,7 @@ class _Usage(Exception):
 
 
 AGENTS_HELP = ("'random' for every seat, or one agent per seat, comma-separated: random, first, "
-               "human, greedy, greedy:N (looks past up to N decisions of the others, played at "
+               "human (types an option's number or text; `help` at the prompt), greedy, greedy:N (looks past up to N decisions of the others, played at "
                "random), mcts:N[:D] (N playouts per decision; D cuts each playout after D "
                "decisions and judges it by the spec's heuristic) (default: %(default)s)")
 
@@ -211,7 +212,6 @@ def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
 
 def _quiet_stdout(out) -> None:
     """Point a closed pipe's stdout at /dev/null, so the exit's flush cannot fail again."""
-    import os
     try:
         out.fileno()
     except (AttributeError, OSError, ValueError):
@@ -228,7 +228,6 @@ def _json(data) -> str:
 def _check_output(path, option: str) -> None:
     """Refuse an output path before any work is done: its folder must exist and be
     writable, and the path must not be a folder (or a file we may not write)."""
-    import os
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
         raise _Usage(f"rulespec: error: {option} {path}: is a folder, not a file")
@@ -611,7 +610,8 @@ def cmd_graph(args, out, err, stdin) -> int:
         return 1
     if args.png:
         _render_png(dot, args.png)
-        print(f"wrote {args.png}", file=err if args.dot else out)
+        size = os.path.getsize(args.png) // 1024   # said as replay --html says it
+        print(f"wrote {args.png} ({size} kB)", file=err if args.dot else out)
     if args.dot or not args.png:
         out.write(dot)
     return 0

@@ -378,9 +378,10 @@ def test_graph_png_writes_only_the_picture_and_says_where(tmp_path):
     png = tmp_path / "siena.png"
     code, out, err = run("graph", ROOT / "games" / "siena.yaml", "--png", png)
     assert code == 0 and png.read_bytes()[:4] == b"\x89PNG"
-    assert out == f"wrote {png}\n" and err == ""
+    said = f"wrote {png} ({png.stat().st_size // 1024} kB)\n"
+    assert out == said and err == ""
     code, out, err = run("graph", ROOT / "games" / "siena.yaml", "--png", png, "--dot")
-    assert code == 0 and out.startswith('digraph "Siena" {') and err == f"wrote {png}\n"
+    assert code == 0 and out.startswith('digraph "Siena" {') and err == said
 
 
 def test_graph_of_a_spec_without_boards_says_so_and_exits_1():
