@@ -63,22 +63,29 @@ def encode(value, _left=None, _depth=0):
 
 def _expanded(value) -> int:
     """Items of `value` written out in full, counting each shared part by identity
-    once (memo) and without recursion: time in the distinct parts only."""
+    once (memo) and without recursion: time in the distinct parts only. A part with
+    no container in it (most are) is measured by its length in one pass."""
     sizes: dict[int, int] = {}
-    todo = [(value, False)]
+    todo = [value]
     while todo:
-        v, done = todo.pop()
+        v = todo[-1]
         if id(v) in sizes:
+            todo.pop()
             continue
         parts = v.values() if isinstance(v, dict) else v
-        if done:
-            sizes[id(v)] = len(v) + sum(sizes.get(id(p), 0) for p in parts)
-            if sizes[id(v)] > SHOWN:
-                return sizes[id(v)]
+        inner = [p for p in parts if isinstance(p, _CONTAINERS)]
+        waiting = [p for p in inner if id(p) not in sizes]
+        if waiting:             # measure the parts first, then come back to v
+            todo.extend(waiting)
             continue
-        todo.append((v, True))
-        todo.extend((p, False) for p in parts if isinstance(p, (list, tuple, dict)) and id(p) not in sizes)
+        todo.pop()
+        size = sizes[id(v)] = len(v) + sum(sizes[id(p)] for p in inner)
+        if size > SHOWN:
+            return size
     return sizes[id(value)]
+
+
+_CONTAINERS = (list, tuple, dict)
 
 
 SHOWN = 1_000_000       # items of one value written out (a log, a save, a label), all levels
