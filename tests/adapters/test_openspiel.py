@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from rulespec.errors import RulespecError, SpecErrors
+from tests.doc_blocks import blocks
 from tests.extras import need
 from tests.paths import ROOT, TESTS
 
@@ -163,3 +164,13 @@ def test_the_mcts_bot_plays_each_of_the_three_games_to_the_end(big):
     assert decisions > 20
     assert state.returns() == [float(s) for s in state.rules_state.scores()]
     assert state.rules_state.ended_by != "cut off"
+
+
+def test_the_readmes_openspiel_recipe_runs(monkeypatch):
+    """README.md, For researchers: the block that loads a spec in OpenSpiel."""
+    recipe = next(b for b in blocks(ROOT / "README.md") if "load_openspiel" in b.body)
+    assert recipe.marker.get("checked-by") == "tests/adapters/test_openspiel.py"
+    monkeypatch.chdir(ROOT)
+    space = {}
+    exec(compile(recipe.body, recipe.where, "exec"), space)
+    assert abs(space["first"] + 1 / 18) < 1e-3

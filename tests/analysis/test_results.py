@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import io
 import json
+import shlex
 
 import pytest
 
 from interpreter.cli import main
+from tests.doc_blocks import blocks
 from tests.extras import need
-from tests.paths import TESTS
+from tests.paths import ROOT, TESTS
 
 pytestmark = pytest.mark.results
 pq = need("results", "pyarrow.parquet")
@@ -97,3 +99,23 @@ def test_a_file_that_is_not_a_results_file_is_named_corrupt(tmp_path):
     pq.write_table(pa.table({"x": [1]}), str(other))
     code, _, err = run("report", str(other))
     assert code == 1 and "not a rulespec results file" in err
+
+
+def test_the_readmes_pandas_recipe_reads_what_its_command_wrote(tmp_path, monkeypatch):
+    """README.md, For researchers: the `simulate --out` command, then the pandas block."""
+    need("results", "pandas")
+    command, recipe = _readme_blocks("--out results.parquet", "read_parquet")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tests").symlink_to(TESTS)
+    argv = shlex.split(command.body.strip())
+    assert argv[0] == "rulespec" and run(*argv[1:])[0] == 0
+    space = {}
+    exec(compile(recipe.body, recipe.where, "exec"), space)
+    assert len(space["games"]) == 20 and 0 < space["seat_0_wins"] < 1
+    assert space["by_ending"]["count"].sum() == 20
+
+
+def _readme_blocks(*needles):
+    found = [next(b for b in blocks(ROOT / "README.md") if needle in b.body) for needle in needles]
+    assert all(b.marker.get("checked-by") == "tests/analysis/test_results.py" for b in found)
+    return found
