@@ -14,9 +14,12 @@ would not, the anchor follows the spec (see benchmarks/hand/README.md).
         game.apply(random.choice(options))
     game.scores()                                       # Prestige Points per seat
 
-The rules run as one generator (`Zena._play`) that yields at each decision a
-player really has; a decision with one option is taken without asking, as
-rulespec does by default. `option_keys()` names the pending options with the
+The rules run as a to-do list of small steps (`Zena.todo`): a step does its
+part and schedules what follows; a step that asks a player stores the step
+that takes the answer (`Zena.pending`) and play stops there. A decision with
+one option is taken without asking, as rulespec does by default. The state is
+plain data (the to-do list holds functions and immutable arguments), so
+`clone()` copies it. `option_keys()` names the pending options with the
 labels rulespec gives the same options, so a differential test can compare
 the two (tests/benchmarks/test_hand_zena.py).
 
@@ -114,21 +117,25 @@ class Deck:
     """A face-down pile, top first. `unordered`: shuffled, and nothing known put on it since."""
     __slots__ = ("name", "cards", "unordered")
 
-    def __init__(self, name: str, cards: list):
-        self.name, self.cards, self.unordered = name, cards, False
+    def __init__(self, name: str, cards: list, unordered: bool = False):
+        self.name, self.cards, self.unordered = name, cards, unordered
 
-    def put_top(self, ids: list) -> None:
+    def copy(self) -> "Deck":
+        return Deck(self.name, list(self.cards), self.unordered)
+
+    def put_top(self, ids) -> None:
         self.cards[:0] = ids
         self.unordered = False
 
-    def put_bottom(self, ids: list) -> None:
+    def put_bottom(self, ids) -> None:
         self.cards.extend(ids)
         self.unordered = False
 
 
 class Player:
     """One family: purse, score, cubes, pawns (pawn -> area) and hand (newest first)."""
-    __slots__ = ("seat", "coins", "points", "cubes_free", "pawns", "under", "hand", "goal_points")
+    __slots__ = ("seat", "coins", "points", "cubes_free", "pawns", "under", "hand",
+                 "goal_points", "gift", "placement")
 
     def __init__(self, seat: int, pawn_names: list, cubes: int):
         self.seat, self.coins, self.points, self.cubes_free = seat, 0, 0, cubes
@@ -136,32 +143,40 @@ class Player:
         self.under = dict.fromkeys(pawn_names, 0)
         self.hand: list[str] = []
         self.goal_points = 0
+        self.gift = None              # Festa a-o Paxo: the card to pass right
+        self.placement = ()           # Advanced Round 0: one card per pawn
+
+    def copy(self) -> "Player":
+        other = Player.__new__(Player)
+        other.seat, other.coins, other.points = self.seat, self.coins, self.points
+        other.cubes_free, other.pawns, other.under = self.cubes_free, dict(self.pawns), dict(self.under)
+        other.hand, other.goal_points = list(self.hand), self.goal_points
+        other.gift, other.placement = self.gift, self.placement
+        return other
 
 
 def new_game(players: int, seed: int = 0, variant: str | None = None, chooser=None) -> "Zena":
-    """A new game run up to its first decision. Raises ValueError for a player
-    count the spec does not allow."""
+    """A new game run up to its first decision. `chooser`: the random events'
+    source (default RandomChance(seed)). Raises ValueError for a player count the
+    spec does not allow."""
     return Zena(players, seed, variant, chooser)
 
 
 class Zena:
     """A game in progress. API: current_player(), legal_actions(), apply(action),
-    option_keys(), is_terminal(), scores(), clone(). clone() replays the actions
-    taken so far from a copy of the starting chance object (O(moves played)), so it
-    needs a copyable chance (RandomChance)."""
+    option_keys(), is_terminal(), scores(), clone()."""
 
-    def __init__(self, players: int, seed: int = 0, variant: str | None = None, chance=None):
+    def __init__(self, players: int, seed: int = 0, variant: str | None = None, chooser=None):
         comp = components(variant)
         if not comp.min_players <= players <= comp.max_players:
             raise ValueError(f"Zena 1814 is for {comp.min_players} to {comp.max_players} players, not {players}")
-        self.comp, self.cards, self.const = comp, comp.cards, comp.const
-        self.n, self.seed, self.variant = players, seed, variant
-        self.chance = chance if chance is not None else RandomChance(seed)
-        self._chance_start = self.chance.copy() if hasattr(self.chance, "copy") else None
+        self.cards, self.const = comp.cards, comp.const
+        self.n = players
+        self.chance = chooser if chooser is not None else RandomChance(seed)
         self.advanced = self.const["advanced"]
         self.areas = self.const["areas"]
         self.pawn_names = self.const["pawn_names"]
-        self.per_card = 2 if self.advanced and players <= 3 else 1
+        self.per_card = 2 if self.advanced and players <= 3 else 1     # cubes per family per card
         self.players = [Player(s, self.pawn_names, self.const["cube_supply"]) for s in range(players)]
         self.decks = {name: Deck(name, list(comp.decks.get(name, [])))
                       for name in ("action_deck", "goal_deck", "fort_deck", "event_deck")}
@@ -171,51 +186,58 @@ class Zena:
         self.resolved_round: dict[str, int] = {}
         self.ruse_moved: set[str] = set()
         self.battles_won: list[str] = []
-        self.round, self.first_player, self.event = 0, 0, None
-        self.history: list = []
-        self.decision = None                      # (seat, kind, options) or None at the end
-        self._flow = self._play()
-        self.decision = next(self._flow, None)
+        self.round, self.first_player, self.event, self.boost = 0, 0, None, 0
+        self.todo: list[tuple] = []               # steps still to run, the next one last
+        self.pending = None                       # (seat, kind, options, step, args)
+        self.over = False
+        self._set_up()
+        self._run()
 
     # ------------------------------------------------------------------ API
     def current_player(self):
         """The seat that decides now, or None once the game is over."""
-        return None if self.decision is None else self.decision[0]
+        return None if self.pending is None else self.pending[0]
 
     def legal_actions(self) -> list:
         """The options of the pending decision (do not mutate the list)."""
-        return [] if self.decision is None else self.decision[2]
+        return [] if self.pending is None else self.pending[2]
 
     def apply(self, action) -> None:
         """Answer the pending decision with one of legal_actions(); ValueError otherwise."""
-        if self.decision is None or action not in self.decision[2]:
+        if self.pending is None or action not in self.pending[2]:
             raise ValueError(f"{action!r} is not a legal action now")
-        self.history.append(action)
-        try:
-            self.decision = self._flow.send(action)
-        except StopIteration:
-            self.decision = None
+        _, _, _, step, args = self.pending
+        self.pending = None
+        step(self, *args, action)
+        self._run()
 
     def is_terminal(self) -> bool:
-        return self.decision is None
+        return self.over
 
     def scores(self) -> list[int]:
         """Prestige Points per seat (final once the game is over)."""
         return [p.points for p in self.players]
 
     def clone(self) -> "Zena":
-        if self._chance_start is None:
-            raise TypeError("clone() needs a chance object with copy()")
-        other = Zena(self.n, self.seed, self.variant, self._chance_start.copy())
-        for action in self.history:
-            other.apply(action)
+        """An independent copy; with the default chooser its future random events
+        are the ones this game would have had. Components are shared."""
+        other = Zena.__new__(Zena)
+        other.__dict__.update(self.__dict__)      # the immutable parts and the numbers
+        if isinstance(self.chance, RandomChance):
+            other.chance = self.chance.copy()
+        other.players = [p.copy() for p in self.players]
+        other.decks = {name: deck.copy() for name, deck in self.decks.items()}
+        other.play, other.battles_won = list(self.play), list(self.battles_won)
+        other.cubes = {cid: list(cubes) for cid, cubes in self.cubes.items()}
+        other.placed_in, other.resolved_round = dict(self.placed_in), dict(self.resolved_round)
+        other.ruse_moved, other.todo = set(self.ruse_moved), list(self.todo)
         return other
 
     def option_keys(self) -> list[str]:
         """The pending options named as rulespec labels the same options."""
-        if self.decision is None:
+        if self.pending is None:
             return []
-        _, kind, options = self.decision
+        _, kind, options, _, _ = self.pending
         if kind == TURN or kind == OFFER:
             return [self._action_key(o) for o in options]
         if kind == SEAT:
@@ -234,16 +256,28 @@ class Zena:
             return f"influence {cid} at {self.placed_in[cid]} for {self.cards[cid].costs[len(self.cubes[cid])]}"
         return {"take_coin": "take a coin", "take_card": "take a card"}.get(what, what)
 
-    # ------------------------------------------------------------ helpers
-    def _ask(self, seat, kind, options):
-        """Ask `seat` to choose; a single option is taken without asking."""
-        if len(options) == 1:
-            return options[0]
-        return (yield seat, kind, options)
+    # ------------------------------------------------------------ the machine
+    def _then(self, *steps) -> None:
+        """Run these (function, args) steps, in this order, before anything waiting."""
+        self.todo.extend(reversed(steps))
 
+    def _run(self) -> None:
+        todo = self.todo
+        while todo and self.pending is None:
+            step, args = todo.pop()
+            step(self, *args)
+
+    def _ask(self, seat, kind, options, step, *args) -> None:
+        """Let `seat` choose, then step(self, *args, choice). The last thing a step
+        does; a single option is taken without asking."""
+        if len(options) == 1:
+            step(self, *args, options[0])
+        else:
+            self.pending = (seat, kind, options, step, args)
+
+    # ------------------------------------------------------------ helpers
     def _shuffle(self, deck: Deck) -> None:
-        order = self.chance.shuffle(deck.name, deck.cards)
-        deck.cards[:] = order
+        deck.cards[:] = self.chance.shuffle(deck.name, deck.cards)
         deck.unordered = True
 
     def _draw(self, deck: Deck):
@@ -264,17 +298,14 @@ class Zena:
         n = self.n
         return [(seat + i) % n for i in range(n)]
 
-    def _has_pawn_in(self, player: Player, area: str) -> bool:
-        return area in player.pawns.values()
-
     def _cards_at(self, area: str) -> list[str]:
         placed_in = self.placed_in
         return [c for c in self.play if placed_in[c] == area]
 
-    # ------------------------------------------------------------ the game
-    def _play(self):
-        """The whole game, set-up to final scoring (games/zena.yaml `flow`)."""
-        const, decks = self.const, self.decks
+    # ------------------------------------------------------------ set-up
+    def _set_up(self) -> None:
+        """Set-up 2-7 (games/zena.yaml `flow`), then Round 0 and the rounds."""
+        decks = self.decks
         events = decks["event_deck"]
         self._shuffle(events)
         events.cards.pop(0)                       # one Event removed unseen
@@ -285,38 +316,30 @@ class Zena:
             decks["goal_deck"].cards.clear()
         for name in ("action_deck", "fort_deck", "goal_deck"):
             self._shuffle(decks[name])
-        for player in self.players:
-            yield from self._deal_hand(player)
-            player.coins = const["start_coins"]
-        if self.advanced:
-            yield from self._advanced_placement()
-        else:
-            self.first_player = self.chance.pick(self.n)
-            self._beginner_placement()
-        while events.cards:
-            self.round += 1
-            self._event_phase()
-            if self.advanced and self.event.fort_battle:
-                yield from self._reveal_fort()
-            yield from self._action_phase()
-            for area in self.areas:
-                yield from self._resolve_area(area)
-            yield from self._end_of_round()
-        self._final_scoring()
+        placement = Zena._advanced_placement if self.advanced else Zena._beginner_placement
+        self._then(*[(Zena._deal_hand, (seat,)) for seat in range(self.n)], (placement, ()))
 
-    def _deal_hand(self, player: Player):
-        deck, size = self.decks["action_deck"], self.const["opening_hand"]
-        for _ in range(size):
-            self._draw_into(deck, player.hand)
+    def _deal_hand(self, seat: int) -> None:
+        player = self.players[seat]
+        for _ in range(self.const["opening_hand"]):
+            self._draw_into(self.decks["action_deck"], player.hand)
         if all(self.cards[c].costs[0] >= self.const["redraw_cost"] for c in player.hand):
-            if (yield from self._ask(player.seat, MENU, [REDRAW, KEEP_HAND])) == REDRAW:
-                deck.put_bottom(player.hand)
-                player.hand = []
-                for _ in range(size):
-                    self._draw_into(deck, player.hand)
+            self._ask(seat, MENU, [REDRAW, KEEP_HAND], Zena._hand_kept, seat)
+        else:
+            player.coins = self.const["start_coins"]
+
+    def _hand_kept(self, seat: int, answer: str) -> None:
+        player, deck = self.players[seat], self.decks["action_deck"]
+        if answer == REDRAW:
+            deck.put_bottom(player.hand)
+            player.hand = []
+            for _ in range(self.const["opening_hand"]):
+                self._draw_into(deck, player.hand)
+        player.coins = self.const["start_coins"]
 
     def _beginner_placement(self) -> None:
         """Round 0: each reveals a card; an Heir there, the rest in the following areas."""
+        self.first_player = self.chance.pick(self.n)
         deck, order = self.decks["action_deck"], self.const["placement_order"]
         revealed = []
         for seat in self._clockwise_from(self.first_player):
@@ -328,40 +351,67 @@ class Zena:
                 pawns[pawn] = order[(i + k) % len(order)]
         deck.put_top(revealed)
         self._shuffle(deck)
+        self._then((Zena._next_round, ()))
 
-    def _advanced_placement(self):
+    def _advanced_placement(self) -> None:
         """Round 0, Advanced: four cards chosen in secret, one per pawn."""
-        placements = []
-        for player in self.players:
-            picks = []
-            for _ in self.pawn_names:
-                left = [c for c in player.hand if c not in picks]
-                picks.append((yield from self._ask(player.seat, CARD, left)))
-            placements.append(picks)
+        self._then(*[(Zena._pick_placement, (seat, ())) for seat in range(self.n)],
+                   (Zena._placed, ()))
+
+    def _pick_placement(self, seat: int, picks: tuple) -> None:
+        left = [c for c in self.players[seat].hand if c not in picks]
+        self._ask(seat, CARD, left, Zena._picked, seat, picks)
+
+    def _picked(self, seat: int, picks: tuple, card: str) -> None:
+        picks += (card,)
+        if len(picks) < len(self.pawn_names):
+            self._then((Zena._pick_placement, (seat, picks)))
+        else:
+            self.players[seat].placement = picks
+
+    def _placed(self) -> None:
         deck = self.decks["action_deck"]
-        for player, picks in zip(self.players, placements):
-            for pawn, card in zip(self.pawn_names, picks):
+        for player in self.players:
+            for pawn, card in zip(self.pawn_names, player.placement):
                 player.pawns[pawn] = self.cards[card].area
                 player.hand.remove(card)
-            deck.put_top(picks)
+            deck.put_top(player.placement)
+            player.placement = ()
         self._shuffle(deck)
-        fastest = self.chance.pick(self.n)
-        self.first_player = yield from self._ask(fastest, SEAT, list(range(self.n)))
+        fastest = self.chance.pick(self.n)       # who finished placing first
+        self._ask(fastest, SEAT, list(range(self.n)), Zena._first_chosen)
 
-    def _event_phase(self) -> None:
-        self.event = self.cards[self.decks["event_deck"].cards.pop(0)]
+    def _first_chosen(self, seat: int) -> None:
+        self.first_player = seat
+        self._then((Zena._next_round, ()))
+
+    # ------------------------------------------------------------ a round
+    def _next_round(self) -> None:
+        """One round per Event card left: Event, Actions, Resolution, End; then the end."""
+        events = self.decks["event_deck"].cards
+        if not events:
+            self._final_scoring()
+            return
+        self.round += 1
+        self.event = self.cards[events.pop(0)]
         for player in self.players:
             player.coins += self.event.income
+        order = self._clockwise_from(self.first_player)
+        self._then(*([(Zena._reveal_fort, ())] if self.advanced and self.event.fort_battle else []),
+                   *[(Zena._turn, (seat, 0)) for seat in order],
+                   *[(Zena._resolve_area, (area,)) for area in self.areas],
+                   *[(Zena._discard, (seat, ())) for seat in range(self.n)],
+                   (Zena._end_of_round, ()))
 
-    def _reveal_fort(self):
+    def _reveal_fort(self) -> None:
         forts = self.decks["fort_deck"].cards
         if not forts:
             return
         fort = forts.pop(0)
         self._enter_play(fort, "fort")
-        for seat in self._clockwise_from(self.first_player):
-            if self._has_pawn_in(self.players[seat], "fort"):
-                yield from self._offer_influence(seat, fort)
+        self._then(*[(Zena._offer_influence, (seat, fort, 0))
+                     for seat in self._clockwise_from(self.first_player)
+                     if "fort" in self.players[seat].pawns.values()])
 
     def _enter_play(self, cid: str, area: str) -> None:
         self.play.append(cid)
@@ -369,29 +419,26 @@ class Zena:
         self.cubes[cid] = []
 
     # --------------------------------------------------------- the turn
-    def _action_phase(self):
-        for seat in self._clockwise_from(self.first_player):
-            step = 0      # 0 nothing yet, 1 moved, 2 promoted, 3 influenced, 4 took a coin or card
-            while True:
-                choice = yield from self._ask(seat, TURN, self._turn_options(seat, step))
-                what = choice[0]
-                if what == "done":
-                    break
-                if what == "move":
-                    self.players[seat].pawns[choice[1]] = choice[2]
-                    step = 1
-                elif what == "promote":
-                    step = 2
-                    yield from self._promote(seat, choice[1])
-                elif what == "influence":
-                    step = 3
-                    yield from self._place_cube(seat, choice[1])
-                elif what == "take_coin":
-                    self.players[seat].coins += 1
-                    step = 4
-                else:
-                    yield from self._draw_card(self.players[seat])
-                    step = 4
+    def _turn(self, seat: int, step: int) -> None:
+        """`step`: 0 nothing yet, 1 moved, 2 promoted, 3 influenced, 4 took a coin or card."""
+        self._ask(seat, TURN, self._turn_options(seat, step), Zena._act, seat)
+
+    def _act(self, seat: int, choice: tuple) -> None:
+        what, player = choice[0], self.players[seat]
+        if what == "done":
+            return
+        if what == "move":
+            player.pawns[choice[1]] = choice[2]
+            self._then((Zena._turn, (seat, 1)))
+        elif what == "promote":
+            self._then((Zena._promote, (seat, choice[1])), (Zena._turn, (seat, 2)))
+        elif what == "influence":
+            self._then((Zena._place_cube, (seat, choice[1])), (Zena._turn, (seat, 3)))
+        elif what == "take_coin":
+            player.coins += 1
+            self._then((Zena._turn, (seat, 4)))
+        else:
+            self._then((Zena._draw_card, (seat,)), (Zena._turn, (seat, 4)))
 
     def _turn_options(self, seat: int, step: int) -> list:
         player, cards = self.players[seat], self.cards
@@ -432,69 +479,77 @@ class Zena:
                 and (player.cubes_free > 0
                      or any(seat in cs for c, cs in self.cubes.items() if c != cid)))
 
-    def _promote(self, seat: int, cid: str):
-        player = self.players[seat]
-        yield from self._free_a_cube(player, cid)
-        player.hand.remove(cid)
+    def _promote(self, seat: int, cid: str) -> None:
+        self._with_free_cube(seat, cid, Zena._promoted)
+
+    def _promoted(self, seat: int, cid: str) -> None:
+        """The card goes into play with the Promoter's cube; then the Promoter (2-3
+        players, Advanced) and the others may influence it at once."""
+        self.players[seat].hand.remove(cid)
         self._enter_play(cid, self.cards[cid].area)
-        yield from self._place_cube(seat, cid)
-        # then the Promoter (2-3 players, Advanced) and the others may influence it at once
-        yield from self._offer_influence(seat, cid)
-        for other in self._clockwise_from(self.first_player):
-            if other != seat:
-                yield from self._offer_influence(other, cid)
+        self._put_cube(seat, cid)
+        self._then((Zena._offer_influence, (seat, cid, 0)),
+                   *[(Zena._offer_influence, (other, cid, 0))
+                     for other in self._clockwise_from(self.first_player) if other != seat])
 
-    def _offer_influence(self, seat: int, cid: str):
-        asked = 0
-        while asked < self.per_card and self._can_influence(seat, cid):
-            asked += 1
-            if (yield from self._ask(seat, OFFER, [("influence", cid), DECLINE])) == DECLINE:
-                break
-            yield from self._place_cube(seat, cid)
+    def _offer_influence(self, seat: int, cid: str, asked: int) -> None:
+        if asked < self.per_card and self._can_influence(seat, cid):
+            self._ask(seat, OFFER, [("influence", cid), DECLINE], Zena._offer_answered, seat, cid, asked + 1)
 
-    def _free_a_cube(self, player: Player, cid: str):
-        """Out of cubes: take one back from another card first."""
-        if player.cubes_free == 0:
-            seat = player.seat
-            sources = [c for c in self.play if c != cid and seat in self.cubes[c]]
-            source = yield from self._ask(seat, CARD, sources)
-            self._take_cube(player, source)
+    def _offer_answered(self, seat: int, cid: str, asked: int, answer) -> None:
+        if answer != DECLINE:
+            self._then((Zena._place_cube, (seat, cid)), (Zena._offer_influence, (seat, cid, asked)))
 
-    def _take_cube(self, player: Player, cid: str) -> None:
-        cubes = self.cubes[cid]
-        del cubes[len(cubes) - 1 - cubes[::-1].index(player.seat)]   # the lowest of that family
+    def _with_free_cube(self, seat: int, cid: str, then) -> None:
+        """then(self, seat, cid), once `seat` has a cube in front of it: out of cubes,
+        it takes one back from another card first."""
+        if self.players[seat].cubes_free > 0:
+            then(self, seat, cid)
+            return
+        sources = [c for c in self.play if c != cid and seat in self.cubes[c]]
+        self._ask(seat, CARD, sources, Zena._cube_taken, seat, cid, then)
+
+    def _cube_taken(self, seat: int, cid: str, then, source: str) -> None:
+        player, cubes = self.players[seat], self.cubes[source]
+        del cubes[len(cubes) - 1 - cubes[::-1].index(seat)]    # the lowest of that family
         player.cubes_free += 1
         if not cubes:
-            self._leave_play(cid)
+            self._leave_play(source)
+        then(self, seat, cid)
 
-    def _place_cube(self, seat: int, cid: str):
-        player, card = self.players[seat], self.cards[cid]
-        yield from self._free_a_cube(player, cid)
-        cubes = self.cubes[cid]
+    def _place_cube(self, seat: int, cid: str) -> None:
+        self._with_free_cube(seat, cid, Zena._put_cube)
+
+    def _put_cube(self, seat: int, cid: str) -> None:
+        """The cube on the top empty space, paying its price; the Promoter's bonus."""
+        player, card, cubes = self.players[seat], self.cards[cid], self.cubes[cid]
         space = len(cubes)
         player.coins -= card.costs[space]
         player.cubes_free -= 1
         cubes.append(seat)
         if space > 0 and card.type != "dieroll":
-            yield from self._gain(self.players[cubes[0]], card.bonus[space - 1])
+            self._gain(cubes[0], card.bonus[space - 1])
 
-    def _gain(self, player: Player, what: str):
+    def _gain(self, seat: int, what: str) -> None:
         if what == "coin":
-            player.coins += 1
+            self.players[seat].coins += 1
         elif what == "point":
-            player.points += 1
+            self.players[seat].points += 1
         elif what == "card":
-            yield from self._draw_card(player)
+            self._draw_card(seat)
 
-    def _draw_card(self, player: Player):
+    def _draw_card(self, seat: int) -> None:
         actions, goals = self.decks["action_deck"], self.decks["goal_deck"]
         if self.advanced and actions.cards and goals.cards:
-            choice = yield from self._ask(player.seat, MENU, [DRAW_ACTION, DRAW_GOAL])
-            self._draw_into(actions if choice == DRAW_ACTION else goals, player.hand)
+            self._ask(seat, MENU, [DRAW_ACTION, DRAW_GOAL], Zena._draw_from, seat)
         elif actions.cards:
-            self._draw_into(actions, player.hand)
+            self._draw_into(actions, self.players[seat].hand)
         elif self.advanced and goals.cards:
-            self._draw_into(goals, player.hand)
+            self._draw_into(goals, self.players[seat].hand)
+
+    def _draw_from(self, seat: int, answer: str) -> None:
+        deck = self.decks["action_deck" if answer == DRAW_ACTION else "goal_deck"]
+        self._draw_into(deck, self.players[seat].hand)
 
     def _leave_play(self, cid: str) -> None:
         """Its cubes go home; a Fort card to the bottom of the Fort deck, others out of the game."""
@@ -506,76 +561,83 @@ class Zena:
             self.decks["fort_deck"].put_bottom([cid])
 
     # --------------------------------------------------------- resolution
-    def _resolve_area(self, area: str):
-        for cid in self._cards_at(area):
-            if self.placed_in.get(cid) == area and self.resolved_round.get(cid) != self.round:
-                self.resolved_round[cid] = self.round
-                yield from self._resolve_card(cid)
-        for cid in self._cards_at(area):
-            if self.cards[cid].type == "temporary":
-                self._leave_play(cid)
-        limit = self.const["card_limit_per_area"]
-        while len(self._cards_at(area)) > limit:
-            self._leave_play(self._cards_at(area)[0])
-        boss = self._controller(area)
-        if boss is not None:
-            yield from self._area_income(boss, area)
+    def _resolve_area(self, area: str) -> None:
+        """Step 1 (each card, oldest first), then steps 2 and 3 (_settle)."""
+        self._then(*[(Zena._resolve_if_due, (area, cid)) for cid in self._cards_at(area)],
+                   (Zena._settle, (area,)))
 
-    def _resolve_card(self, cid: str):
+    def _resolve_if_due(self, area: str, cid: str) -> None:
+        # a card may have left (destroyed, discarded) or arrived meanwhile
+        if self.placed_in.get(cid) == area and self.resolved_round.get(cid) != self.round:
+            self.resolved_round[cid] = self.round
+            self._resolve_card(cid)
+
+    def _resolve_card(self, cid: str) -> None:
         card = self.cards[cid]
         if card.type == "dieroll":
-            yield from self._roll_venture(cid)
+            self._roll_venture(cid)
         elif card.name == "manezzi":
-            yield from self._manezzi(cid)
+            self._then(*[(Zena._ask_manezzi, (seat, cid)) for seat in self.cubes[cid]],
+                       (Zena._leave_play, (cid,)))
         elif card.name == "sollevacioin_pilotae":
-            yield from self._ruse(cid)
+            self._then(*self._pay_out(cid), (Zena._ruse_move, (cid,)))
         elif card.name == "relacioin_co_a_compagnia":
             self._partnership(cid)
         elif card.name == "festa_a_o_paxo":
-            yield from self._party(cid)
+            self._party(cid)
         else:
-            yield from self._pay_out(cid)
+            self._then(*self._pay_out(cid))
 
-    def _pay_out(self, cid: str):
-        card = self.cards[cid]
-        coins = 0
+    def _pay_out(self, cid: str) -> list:
+        """The steps that reward every cube on the card, top to bottom."""
+        card, coins = self.cards[cid], 0
         if card.gain_coins > 0:
             area, event = self.placed_in[cid], self.event
             modifier = event.bank_mod if area == "bank" else event.port_mod if area == "port" else 0
             coins = max(0, card.gain_coins + modifier)
-        for seat in list(self.cubes[cid]):
-            player = self.players[seat]
-            player.coins += coins
-            player.points += card.gain_points
-            for _ in range(card.gain_cards):
-                yield from self._draw_card(player)
+        return [(Zena._reward, (seat, card, coins)) for seat in self.cubes[cid]]
 
-    def _roll_venture(self, cid: str):
-        cubes, const = self.cubes[cid], self.const
+    def _reward(self, seat: int, card: Card, coins: int) -> None:
+        player = self.players[seat]
+        player.coins += coins
+        player.points += card.gain_points
+        self._then(*[(Zena._draw_card, (seat,))] * card.gain_cards)
+
+    def _roll_venture(self, cid: str) -> None:
+        """Dieroll cards and Fort cards: +1 per cube below the top one, and in the
+        Advanced game the coins each family spends, top to bottom."""
+        cubes = self.cubes[cid]
         if not cubes:       # a Fort card nobody influenced fails
             self._venture_fails(cid)
             return
-        boost = len(cubes) - 1
-        if self.advanced:
-            for seat in dict.fromkeys(list(cubes)):
-                player = self.players[seat]
-                top = min(player.coins, const["spend_cap"])
-                spend = yield from self._ask(seat, NUMBER, list(range(top + 1)))
-                player.coins -= spend
-                boost += spend
-        result = self.chance.roll(6) + boost
-        if result <= const["venture_fails_at_most"]:
+        self.boost = len(cubes) - 1
+        spenders = list(dict.fromkeys(cubes)) if self.advanced else []
+        self._then(*[(Zena._ask_spend, (seat,)) for seat in spenders], (Zena._roll, (cid,)))
+
+    def _ask_spend(self, seat: int) -> None:
+        top = min(self.players[seat].coins, self.const["spend_cap"])
+        self._ask(seat, NUMBER, list(range(top + 1)), Zena._spent, seat)
+
+    def _spent(self, seat: int, coins: int) -> None:
+        self.players[seat].coins -= coins
+        self.boost += coins
+
+    def _roll(self, cid: str) -> None:
+        result = self.chance.roll(6) + self.boost
+        if result <= self.const["venture_fails_at_most"]:
             self._venture_fails(cid)
-        elif result >= const["venture_succeeds_from"]:
-            yield from self._pay_out(cid)
-            if self.cards[cid].kind == "fort_card":
-                for seat in self.cubes.pop(cid):
-                    self.players[seat].cubes_free += 1
-                del self.placed_in[cid]
-                self.play.remove(cid)
-                self.battles_won.append(cid)
-            else:
-                self._leave_play(cid)
+        elif result >= self.const["venture_succeeds_from"]:
+            self._then(*self._pay_out(cid), (Zena._venture_won, (cid,)))
+
+    def _venture_won(self, cid: str) -> None:
+        if self.cards[cid].kind != "fort_card":
+            self._leave_play(cid)
+            return
+        for seat in self.cubes.pop(cid):          # a Fort card is set aside in Battles Won
+            self.players[seat].cubes_free += 1
+        del self.placed_in[cid]
+        self.play.remove(cid)
+        self.battles_won.append(cid)
 
     def _venture_fails(self, cid: str) -> None:
         card = self.cards[cid]
@@ -586,25 +648,27 @@ class Zena:
                     self._leave_play(at[0])
         self._leave_play(cid)
 
-    def _manezzi(self, cid: str):
-        """Each cube goes under a pawn of its family (+1 Control Point there for good)."""
-        cubes = self.cubes[cid]
-        for seat in list(cubes):
-            pawn = yield from self._ask(seat, PAWN, self.pawn_names)
-            self.players[seat].under[pawn] += 1
-            cubes.remove(seat)
-        self._leave_play(cid)
+    def _ask_manezzi(self, seat: int, cid: str) -> None:
+        """Manezzi: the cube goes under a pawn of its family (+1 Control Point there for good)."""
+        self._ask(seat, PAWN, self.pawn_names, Zena._under_pawn, seat, cid)
 
-    def _ruse(self, cid: str):
-        """Sollevacioin pilotae: pays, then the first time moves to another area."""
-        yield from self._pay_out(cid)
-        if cid not in self.ruse_moved:
-            self.ruse_moved.add(cid)
-            here = self.placed_in[cid]
-            choices = [a for a in self.areas if a != "fort" and a != here]
-            self.placed_in[cid] = yield from self._ask(self.cubes[cid][0], AREA, choices)
-            self.play.remove(cid)
-            self.play.append(cid)
+    def _under_pawn(self, seat: int, cid: str, pawn: str) -> None:
+        self.players[seat].under[pawn] += 1
+        self.cubes[cid].remove(seat)
+
+    def _ruse_move(self, cid: str) -> None:
+        """Sollevacioin pilotae: the first time it is resolved, the Promoter moves it."""
+        if cid in self.ruse_moved:
+            return
+        self.ruse_moved.add(cid)
+        here = self.placed_in[cid]
+        choices = [a for a in self.areas if a != "fort" and a != here]
+        self._ask(self.cubes[cid][0], AREA, choices, Zena._ruse_moved_to, cid)
+
+    def _ruse_moved_to(self, cid: str, area: str) -> None:
+        self.placed_in[cid] = area
+        self.play.remove(cid)
+        self.play.append(cid)
 
     def _partnership(self, cid: str) -> None:
         """Relacioin co-a compagnia: a point each for a cube at the Port and at the Bank."""
@@ -613,30 +677,54 @@ class Zena:
                 if any(seat in self.cubes[c] for c in self.play if self.placed_in[c] == area):
                     self.players[seat].points += 1
 
-    def _party(self, cid: str):
+    def _party(self, cid: str) -> None:
         """Festa a-o Paxo: a point to the Promoter, a card to all, a card passed right."""
         self.players[self.cubes[cid][0]].points += 1
-        for seat in self._clockwise_from(self.first_player):
-            yield from self._draw_card(self.players[seat])
-        gifts = []
-        for player in self.players:
-            if player.hand:
-                gifts.append((player, (yield from self._ask(player.seat, CARD, list(player.hand)))))
-        for player, gift in gifts:
-            player.hand.remove(gift)
-            self.players[(player.seat - 1) % self.n].hand.insert(0, gift)
+        self._then(*[(Zena._draw_card, (seat,)) for seat in self._clockwise_from(self.first_player)],
+                   *[(Zena._ask_gift, (seat,)) for seat in range(self.n)],
+                   (Zena._pass_gifts, ()))
 
-    def _area_income(self, player: Player, area: str):
+    def _ask_gift(self, seat: int) -> None:
+        hand = self.players[seat].hand
+        if hand:
+            self._ask(seat, CARD, list(hand), Zena._gift_chosen, seat)
+
+    def _gift_chosen(self, seat: int, card: str) -> None:
+        self.players[seat].gift = card
+
+    def _pass_gifts(self) -> None:
+        for player in self.players:
+            if player.gift is not None:
+                player.hand.remove(player.gift)
+                self.players[(player.seat - 1) % self.n].hand.insert(0, player.gift)
+                player.gift = None
+
+    def _settle(self, area: str) -> None:
+        """Step 2: Temporary cards leave, then the oldest down to the limit; step 3: control."""
+        for cid in self._cards_at(area):
+            if self.cards[cid].type == "temporary":
+                self._leave_play(cid)
+        limit = self.const["card_limit_per_area"]
+        while len(self._cards_at(area)) > limit:
+            self._leave_play(self._cards_at(area)[0])
+        boss = self._controller(area)
+        if boss is not None:
+            self._area_income(boss, area)
+
+    def _area_income(self, player: Player, area: str) -> None:
         if area == "palace":
-            if player.coins >= 1 and (yield from self._ask(player.seat, MENU, [SPEND, KEEP_COIN])) == SPEND:
-                player.coins -= 1
-                player.points += 2
+            if player.coins >= 1:
+                self._ask(player.seat, MENU, [SPEND, KEEP_COIN], Zena._palace_answered, player.seat)
             return
         income = self.const["control_income"][area]
         player.coins += income["coins"]
         player.points += income["points"]
-        for _ in range(income["cards"]):
-            yield from self._draw_card(player)
+        self._then(*[(Zena._draw_card, (player.seat,))] * income["cards"])
+
+    def _palace_answered(self, seat: int, answer: str) -> None:
+        if answer == SPEND:
+            self.players[seat].coins -= 1
+            self.players[seat].points += 2
 
     def _control_of(self, player: Player, area: str) -> int:
         points = self.const["control_points"]
@@ -656,20 +744,25 @@ class Zena:
         return None
 
     # --------------------------------------------------------- the round's end
-    def _end_of_round(self):
-        limit = self.const["hand_limit"]
-        for player in self.players:
-            if len(player.hand) > limit:
-                left, out = list(player.hand), []
-                for _ in range(len(player.hand) - limit):
-                    card = yield from self._ask(player.seat, CARD, list(left))
-                    left.remove(card)
-                    out.append(card)
-                for card in out:
-                    player.hand.remove(card)
-                    deck = "goal_deck" if self.cards[card].kind == "goal_card" else "action_deck"
-                    self.decks[deck].put_bottom([card])
-        self.first_player = (self.first_player - 1) % self.n
+    def _discard(self, seat: int, picked: tuple) -> None:
+        """Down to the hand limit, one card at a time; they go to the bottom of their deck."""
+        hand = self.players[seat].hand
+        excess = len(hand) - self.const["hand_limit"]
+        if excess <= len(picked):
+            for card in picked:
+                hand.remove(card)
+                deck = "goal_deck" if self.cards[card].kind == "goal_card" else "action_deck"
+                self.decks[deck].put_bottom([card])
+            return
+        left = [c for c in hand if c not in picked]
+        self._ask(seat, CARD, left, Zena._discarded, seat, picked)
+
+    def _discarded(self, seat: int, picked: tuple, card: str) -> None:
+        self._then((Zena._discard, (seat, picked + (card,))))
+
+    def _end_of_round(self) -> None:
+        self.first_player = (self.first_player - 1) % self.n      # the card passes right
+        self._then((Zena._next_round, ()))
 
     def _final_scoring(self) -> None:
         for player in self.players:
@@ -677,6 +770,7 @@ class Zena:
             if self.advanced:
                 player.goal_points = self._goal_total(player)
                 player.points += player.goal_points
+        self.over = True
 
     def _goal_total(self, player: Player) -> int:
         goals = [self.cards[c] for c in player.hand if self.cards[c].kind == "goal_card"]

@@ -136,22 +136,30 @@ def test_same_options_at_every_decision(variant, players):
     assert decisions > GAMES[variant] * 20     # the games were really played
 
 
-def test_clone_goes_on_like_the_original():
-    """clone() replays the game so far: the copy and the original, given the same
-    answers, play the same game to the same scores."""
-    original = zena.new_game(3, 5, variant="advanced")
-    rng = random.Random(5)
-    for _ in range(60):
+@pytest.mark.parametrize("variant", list(GAMES), ids=lambda v: v or "beginner")
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_clone_is_independent_and_goes_on_alike(variant, players):
+    """A clone played to its end leaves the original as it was; a second clone,
+    given the same answers as the original, plays the same game to the same scores
+    (its random events included: the default chooser is copied)."""
+    rng = random.Random(players)
+    original = zena.new_game(players, 5, variant=variant)
+    for _ in range(40):
         options = original.legal_actions()
         original.apply(options[rng.randrange(len(options))])
-    copy = original.clone()
+    before = (original.current_player(), original.option_keys(), original.scores())
+    stray = original.clone()
+    while not stray.is_terminal():
+        options = stray.legal_actions()
+        stray.apply(options[rng.randrange(len(options))])
+    assert (original.current_player(), original.option_keys(), original.scores()) == before
+    twin = original.clone()
     while not original.is_terminal():
-        assert copy.option_keys() == original.option_keys()
-        options = original.legal_actions()
-        i = rng.randrange(len(options))
-        original.apply(options[i])
-        copy.apply(copy.legal_actions()[i])
-    assert copy.is_terminal() and copy.scores() == original.scores()
+        assert (twin.current_player(), twin.option_keys()) == (original.current_player(), original.option_keys())
+        i = rng.randrange(len(original.legal_actions()))
+        original.apply(original.legal_actions()[i])
+        twin.apply(twin.legal_actions()[i])
+    assert twin.is_terminal() and twin.scores() == original.scores()
 
 
 def test_an_illegal_action_is_refused():
