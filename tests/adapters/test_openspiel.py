@@ -16,6 +16,7 @@ from tests.paths import ROOT, TESTS
 pytestmark = pytest.mark.openspiel
 pyspiel = need("openspiel", "pyspiel")
 from interpreter.adapters.openspiel_game import load_openspiel   # noqa: E402  (needs pyspiel)
+from interpreter.engine import visibility   # noqa: E402
 from open_spiel.python.algorithms import cfr, exploitability, expected_game_score, mcts   # noqa: E402
 
 KUHN = str(TESTS / "games" / "kuhn.yaml")
@@ -174,3 +175,35 @@ def test_the_readmes_openspiel_recipe_runs(monkeypatch):
     space = {}
     exec(compile(recipe.body, recipe.where, "exec"), space)
     assert abs(space["first"] + 1 / 18) < 1e-3
+
+
+def test_swapping_cards_a_seat_cannot_see_changes_none_of_its_strings(big):
+    """Hidden information is a security boundary: two states that differ only where
+    seat 0 cannot look read the same to seat 0, and differ to the seat that can."""
+    rng = np.random.RandomState(3)
+    state = big.new_initial_state()
+    for _ in range(30):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            outcomes, chances = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=chances)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    st = state.rules_state
+    unseen = [z for z, cards in st.zones.items() if cards and not visibility.sees_zone(st.game, z, 0)]
+    owned = [z for z in unseen if z.seat is not None and visibility.sees_zone(st.game, z, z.seat)]
+    unseen = owned + [z for z in unseen if z not in owned]   # another seat's hand first
+    mine, theirs = next((a, b) for a in unseen for b in unseen if a != b
+                        and {c.partition("#")[0] for c in st.zones[a]}
+                        != {c.partition("#")[0] for c in st.zones[b]})
+    before = [f(0) for f in (state.information_state_string, state.observation_string)]
+    other = state.clone()
+    zones, loc = other.rules_state.zones, other.rules_state.loc
+    a = zones[mine][0]
+    b = next(c for c in zones[theirs] if c.partition("#")[0] != a.partition("#")[0])
+    zones[mine][0], zones[theirs][zones[theirs].index(b)] = b, a
+    loc[a], loc[b] = theirs, mine
+    assert [f(0) for f in (other.information_state_string, other.observation_string)] == before
+    if mine in owned:                                         # its owner sees the change
+        assert other.observation_string(mine.seat) != state.observation_string(mine.seat)
