@@ -12,12 +12,12 @@ or, through OpenSpiel's registry (the module registers the short name
 What OpenSpiel sees (Lanctot et al., "OpenSpiel", 2019, for the terms):
 
 - game type: sequential (a `secretly` round is a row of secret decisions, each
-  hidden from the other seats); explicit stochastic when any random event can
-  happen (the state is made with chance="explicit": interpreter/engine/chance.py),
-  else deterministic; imperfect information when anything may be hidden from a
+  hidden from the other seats); explicit stochastic when any rule calls `roll`, `random_of` or
+  `shuffle` or a probe game met a chance node (the state is made with
+  chance="explicit": interpreter/engine/chance.py), else deterministic; imperfect information when anything may be hidden from a
   seat (a zone or a variable not public, a `secretly` round), else perfect;
-  zero-sum when the scores summed to 0 in every probe game (below), else
-  general-sum; rewards at the end only.
+  zero-sum when the scores summed to 0 in every probe game (below) and some were
+  not all 0, else general-sum (`zero_sum=` overrides); rewards at the end only.
 - returns: each seat's score (`scoring: score`), 0 before the end. A zero-sum
   claim is checked at every end: a game whose scores do not sum to 0 raises
   RulespecError rather than mislead a solver.
@@ -56,7 +56,7 @@ import re
 import pyspiel
 
 from rulespec import validate
-from rulespec.ast import Secretly, walk
+from rulespec.ast import Call, Secretly, walk
 from rulespec.errors import RulespecError
 from ..engine import visibility
 from ..engine.game import Game
@@ -68,22 +68,26 @@ MAX_GAME_LENGTH = 20_000   # as `simulate --cutoff`'s default
 _SCORE_VARIABLE = re.compile(r"\s*p\.(\w+)\s*$")
 
 _PARAMETERS = {"spec": "", "players": 0, "variant": ""}
+_RANDOM = {"roll", "random_of", "shuffle"}   # the builtins that make chance nodes (chance.py)
 
 
 def load_openspiel(spec: str, players: int | None = None, variant: str | None = None,
-                   utility_bounds: tuple[float, float] | None = None,
+                   utility_bounds: tuple[float, float] | None = None, zero_sum: bool | None = None,
                    max_game_length: int = MAX_GAME_LENGTH) -> "RulespecGame":
-    """The spec at path `spec` as a pyspiel.Game with `players` seats (default: the
-    spec's fewest). Raises SpecErrors for an invalid spec, RulespecError for a player
-    count the spec does not allow."""
+    """The spec at path `spec` (variant `variant`) as a pyspiel.Game with `players`
+    seats (default: the spec's fewest). `utility_bounds` and `zero_sum` override what
+    the spec and the probe games say (module docstring). Raises SpecErrors for an
+    invalid spec, RulespecError for a player count the spec does not allow."""
     params = {"spec": str(spec), "players": players or 0, "variant": variant or ""}
-    return RulespecGame(params, utility_bounds=utility_bounds, max_game_length=max_game_length)
+    return RulespecGame(params, utility_bounds=utility_bounds, zero_sum=zero_sum,
+                        max_game_length=max_game_length)
 
 
 class RulespecGame(pyspiel.Game):
     """A spec as an OpenSpiel Python game; see the module's docstring for the mapping."""
 
-    def __init__(self, params=None, utility_bounds=None, max_game_length=MAX_GAME_LENGTH):
+    def __init__(self, params=None, utility_bounds=None, zero_sum=None,
+                 max_game_length=MAX_GAME_LENGTH):
         params = {**_PARAMETERS, **(params or {})}
         if not params["spec"]:
             raise RulespecError("the rulespec OpenSpiel game needs a spec: {'spec': 'PATH'}")
@@ -96,7 +100,8 @@ class RulespecGame(pyspiel.Game):
         self.card_names = list(dict.fromkeys(c.partition("#")[0] for c in game.cards))
         self.max_length = max_game_length
         probe = _probe(game, self.n)
-        self.zero_sum = probe.zero_sum
+        probe.chance = probe.chance or _has_chance(checked)
+        self.zero_sum = probe.zero_sum if zero_sum is None else zero_sum
         self.bounds = utility_bounds or _utility_bounds(game)
         self.initial = game.new_state(self.n, 0, chance="explicit")
         params["players"] = self.n
@@ -112,7 +117,7 @@ class RulespecGame(pyspiel.Game):
                          else kind.ChanceMode.DETERMINISTIC),
             information=(kind.Information.IMPERFECT_INFORMATION if hidden
                          else kind.Information.PERFECT_INFORMATION),
-            utility=kind.Utility.ZERO_SUM if probe.zero_sum else kind.Utility.GENERAL_SUM,
+            utility=kind.Utility.ZERO_SUM if self.zero_sum else kind.Utility.GENERAL_SUM,
             reward_model=kind.RewardModel.TERMINAL,
             max_num_players=self.rules_game.max_players, min_num_players=self.rules_game.min_players,
             provides_information_state_string=True, provides_information_state_tensor=False,
@@ -122,7 +127,8 @@ class RulespecGame(pyspiel.Game):
     def _info(self, probe) -> pyspiel.GameInfo:
         low, high = self.bounds
         self.num_actions = max(2, 2 * probe.most_options)
-        self.num_outcomes = (len(self.card_names) + 2 * probe.most_other_outcomes) if probe.chance else 0
+        self.num_outcomes = max(1, len(self.card_names) + 2 * probe.most_other_outcomes) \
+            if probe.chance else 0
         return pyspiel.GameInfo(
             num_distinct_actions=self.num_actions, max_chance_outcomes=self.num_outcomes,
             num_players=self.n, min_utility=float(low), max_utility=float(high),
@@ -202,7 +208,11 @@ class RulespecState(pyspiel.State):
         return int(st.current_player())
 
     def _legal_actions(self, player):
-        return list(range(len(self.rules_state.legal_actions())))
+        count = len(self.rules_state.legal_actions())
+        if count > self._g.num_actions:
+            raise RulespecError(f"{self._g.rules_game.file}: a decision with {count} options, more "
+                                f"than num_distinct_actions {self._g.num_actions}")
+        return list(range(count))
 
     def chance_outcomes(self):
         return [(self._outcome_id(i, value), p)
@@ -299,6 +309,12 @@ def _hides_anything(game, checked) -> bool:
     if any(v != "public" for v in zones + variables):
         return True
     return any(isinstance(node, Secretly) for rule in checked.rules for node in walk(rule.tree))
+
+
+def _has_chance(checked) -> bool:
+    """Whether any rule calls a builtin that makes chance nodes (reached or not)."""
+    return any(isinstance(node, Call) and node.func in _RANDOM
+               for rule in checked.rules for node in walk(rule.tree))
 
 
 def _utility_bounds(game) -> tuple[float, float]:
