@@ -12,12 +12,13 @@ or, through OpenSpiel's registry (the module registers the short name
 What OpenSpiel sees (Lanctot et al., "OpenSpiel", 2019, for the terms):
 
 - game type: sequential (a `secretly` round is a row of secret decisions, each
-  hidden from the other seats); explicit stochastic when any rule calls `roll`, `random_of` or
-  `shuffle` or a probe game met a chance node (the state is made with
-  chance="explicit": interpreter/engine/chance.py), else deterministic; imperfect information when anything may be hidden from a
-  seat (a zone or a variable not public, a `secretly` round), else perfect;
-  zero-sum when the scores summed to 0 in every probe game (below) and some were
-  not all 0, else general-sum (`zero_sum=` overrides); rewards at the end only.
+  hidden from the other seats); explicit stochastic when any rule calls `roll`,
+  `random_of` or `shuffle` or a probe game met a chance node (the state is made
+  with chance="explicit": interpreter/engine/chance.py), else deterministic;
+  imperfect information when anything may be hidden from a seat (a zone or a
+  variable not public, a `secretly` round), else perfect; zero-sum when the
+  scores summed to 0 in every probe game (below) and were not all 0, else
+  general-sum (`zero_sum=` overrides); rewards at the end only.
 - returns: each seat's score (`scoring: score`), 0 before the end. A zero-sum
   claim is checked at every end: a game whose scores do not sum to 0 raises
   RulespecError rather than mislead a solver.
