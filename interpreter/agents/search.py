@@ -65,12 +65,23 @@ def _guess_variables(st, seat, rand):
 
 
 def _guess_card_values(state, st, seat, rand):
-    """Per-card values the seat cannot see (in `state`, before cards are dealt anew)."""
+    """Per-card values the seat cannot see (in `state`, before cards are dealt anew).
+    Whether a seat sees a card's value depends on the card only through its zone
+    (visibility.sees_card_value), so it is asked once per zone, not per card."""
     for name, decl in st.game.decls["per_card"].items():
+        seen = zones_showing_card_value(state, name, seat)
         values = st.cv[name]
         for card in sorted(values):
-            if not visibility.sees_card_value(state, name, card, seat):
+            if not seen.get(state.loc.get(card), False):
                 values[card] = _guess(decl, rand)
+
+
+def zones_showing_card_value(state, name: str, seat) -> dict:
+    """{zone: whether `seat` sees per-card value `name` of a card in it}, for every
+    zone of `state`: visibility.sees_card_value asked once per zone."""
+    game = state.game
+    return {zone: visibility.sees_zone(game, zone, seat)
+            and visibility.sees_variable(game, "per_card", name, zone, seat) for zone in state.zones}
 
 
 def _guess(decl, rand):

@@ -20,7 +20,7 @@ import pytest
 
 from interpreter import load_game
 from interpreter.analysis import stats
-from interpreter.agents.search import GreedyAgent, MCTSAgent, determinize
+from interpreter.agents.search import GreedyAgent, MCTSAgent, determinize, zones_showing_card_value
 from interpreter.analysis.simulate import Job, run_games
 from tests.paths import ROOT, TESTS
 
@@ -177,3 +177,22 @@ def test_mcts_tree_holds_statistics_one_node_per_playout_and_no_state():
     best = max(root.children.values(), key=lambda child: child.visits).visits
     chosen = MCTSAgent(7, "30").choose(state)
     assert root.children[chosen.label].visits == best
+
+
+@pytest.mark.parametrize("spec", GAMES, ids=lambda p: Path(p).stem)
+def test_a_card_value_is_seen_as_its_zone_says(spec):
+    """determinize asks per zone whether a card's value is seen (zones_showing_card_value):
+    it must agree with visibility.sees_card_value for every card, value and seat."""
+    from interpreter.engine import visibility
+    game = load_game(spec)
+    state, rand = game.new_state(min(max(4, game.min_players), game.max_players), 2), random.Random(2)
+    for _ in range(3):
+        for name in game.decls["per_card"]:
+            for seat in [None, *range(state.n)]:
+                by_zone = zones_showing_card_value(state, name, seat)
+                for card in game.cards:
+                    assert by_zone.get(state.loc.get(card), False) == \
+                        visibility.sees_card_value(state, name, card, seat), (name, card, seat)
+        for _ in range(25):
+            if not state.is_terminal():
+                state.apply(rand.randrange(len(state.legal_actions())))
