@@ -54,10 +54,12 @@ def encode(value, _left=None, _depth=0):
     _depth += 1
     if isinstance(value, dict):
         if all(type(k) is str for k in value):      # the common map: text keys stay keys
-            return {"$dict": {k: encode(v, left, _depth) for k, v in value.items()}}
+            # a plain item is written as it is, without a call (a save has thousands)
+            return {"$dict": {k: v if type(v) in _PLAIN else encode(v, left, _depth)
+                              for k, v in value.items()}}
         return {"$map": [[encode(k, left, _depth), encode(v, left, _depth)] for k, v in value.items()]}
     if isinstance(value, (list, tuple)):
-        return [encode(v, left, _depth) for v in value]
+        return [v if type(v) in _PLAIN else encode(v, left, _depth) for v in value]
     return value
 
 
@@ -65,6 +67,9 @@ def _expanded(value) -> int:
     """Items of `value` written out in full, counting each shared part by identity
     once (memo) and without recursion: time in the distinct parts only. A part with
     no container in it (most are) is measured by its length in one pass."""
+    parts = value.values() if isinstance(value, dict) else value
+    if not any(isinstance(p, _CONTAINERS) for p in parts):     # a flat value: no walk
+        return len(value)
     sizes: dict[int, int] = {}
     todo = [value]
     while todo:
