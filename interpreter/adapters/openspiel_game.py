@@ -45,14 +45,21 @@ What OpenSpiel sees (Lanctot et al., "OpenSpiel", 2019, for the terms):
   Limit: a card the seat saw once and cannot see now is remembered only through
   the decisions that named it.
 
+- serialization (`pyspiel.serialize_game_and_state`): the game by its name and
+  parameters (a relative spec path is read from the working folder), the state
+  by its history, replayed. A spec is validated, compiled and probed once per
+  text, variant and player count, so loading it again is quick.
+
 Probe games: PROBE_GAMES seeded games with uniformly random decisions and chance
 outcomes drawn by their probabilities, played once per game loaded.
 """
 from __future__ import annotations
 
+import functools
 import json
 import random
 import re
+from pathlib import Path
 
 import pyspiel
 
@@ -92,25 +99,19 @@ class RulespecGame(pyspiel.Game):
         params = {**_PARAMETERS, **(params or {})}
         if not params["spec"]:
             raise RulespecError("the rulespec OpenSpiel game needs a spec: {'spec': 'PATH'}")
-        checked = validate(params["spec"], variant=params["variant"] or None)
-        self.rules_game = game = Game(checked)
-        self.n = params["players"] or game.min_players
-        if not game.min_players <= self.n <= game.max_players:
-            raise RulespecError(f"{game.file}: {game.name} is for {game.min_players} to "
-                                f"{game.max_players} players, not {self.n}")
+        game, self.n, probe, hidden = _compiled(params["spec"], _text(params["spec"]),
+                                                params["variant"] or None, params["players"])
+        self.rules_game = game
         self.card_names = list(dict.fromkeys(c.partition("#")[0] for c in game.cards))
         self.max_length = max_game_length
-        probe = _probe(game, self.n)
-        probe.chance = probe.chance or _has_chance(checked)
         self.zero_sum = probe.zero_sum if zero_sum is None else zero_sum
         self.bounds = utility_bounds or _utility_bounds(game)
         self.initial = game.new_state(self.n, 0, chance="explicit")
         params["players"] = self.n
-        super().__init__(self._type(checked, probe), self._info(probe), params)
+        super().__init__(self._type(hidden, probe), self._info(probe), params)
 
-    def _type(self, checked, probe) -> pyspiel.GameType:
+    def _type(self, hidden, probe) -> pyspiel.GameType:
         kind = pyspiel.GameType
-        hidden = _hides_anything(self.rules_game, checked)
         return kind(
             short_name=SHORT_NAME, long_name=f"rulespec: {self.rules_game.name}",
             dynamics=kind.Dynamics.SEQUENTIAL,
@@ -146,16 +147,45 @@ class RulespecGame(pyspiel.Game):
         return ViewObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))
 
 
-class _Held:
-    """The engine's state inside an OpenSpiel state: OpenSpiel clones a Python state
-    by deep-copying its attributes, and this copy is the engine's own clone()."""
-    __slots__ = ("state",)
+def _text(path: str) -> str | None:
+    """The spec's text, for the cache's key (None: unreadable; validate says why)."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
 
-    def __init__(self, state):
-        self.state = state
+
+@functools.lru_cache(maxsize=16)
+def _compiled(path: str, text: str, variant, players: int) -> tuple:
+    """(compiled game, players, probe, hides anything), once per spec text, variant and
+    player count: OpenSpiel loads the game again from its name to deserialize a state."""
+    checked = validate(path, variant=variant, text=text)
+    game = Game(checked)
+    players = players or game.min_players
+    if not game.min_players <= players <= game.max_players:
+        raise RulespecError(f"{game.file}: {game.name} is for {game.min_players} to "
+                            f"{game.max_players} players, not {players}")
+    probe = _probe(game, players)
+    probe.chance = probe.chance or _has_chance(checked)
+    return game, players, probe, _hides_anything(game, checked)
+
+
+class _Held:
+    """The engine's state inside an OpenSpiel state. OpenSpiel clones a Python state
+    by deep-copying its attributes: the copy is the engine's own clone(). It
+    serializes one by pickling them: a pickled _Held is only a mark that the state
+    is to be rebuilt by replaying the history OpenSpiel restores beside it.
+    state None: not made yet (the initial state, or the one to rebuild)."""
+    __slots__ = ("state", "rebuild")
+
+    def __init__(self, state=None, rebuild=False):
+        self.state, self.rebuild = state, rebuild
 
     def __deepcopy__(self, memo):
-        return _Held(None if self.state is None else self.state.clone())
+        return _Held(None if self.state is None else self.state.clone(), self.rebuild)
+
+    def __reduce__(self):
+        return _Held, (None, True)
 
 
 class _Seen:
@@ -168,6 +198,16 @@ class _Seen:
 
     def __deepcopy__(self, memo):
         return self
+
+    def __reduce__(self):                 # flat, so a long game does not nest deep
+        return _Seen.of, (self.texts(),)
+
+    @staticmethod
+    def of(texts: list) -> "_Seen":
+        seen = _Seen()
+        for t in texts:
+            seen = seen.add(t)
+        return seen
 
     def add(self, texts: tuple) -> "_Seen":
         return _Seen((texts, self))
@@ -186,7 +226,7 @@ class RulespecState(pyspiel.State):
 
     def __init__(self, game: RulespecGame):
         super().__init__(game)
-        self._held = _Held(None)    # made on first use: OpenSpiel's clone replaces it at once
+        self._held = _Held()    # made on first use: OpenSpiel's clone replaces it at once
         self._seen = _Seen()
 
     @property
@@ -194,6 +234,9 @@ class RulespecState(pyspiel.State):
         held = self._held
         if held.state is None:
             held.state = self._g.initial.clone()
+            for action in self.history() if held.rebuild else ():
+                self._step(held.state, action)
+            held.rebuild = False
         return held.state
 
     @property
@@ -216,11 +259,11 @@ class RulespecState(pyspiel.State):
         return list(range(count))
 
     def chance_outcomes(self):
-        return [(self._outcome_id(i, value), p)
-                for i, (value, p) in enumerate(self.rules_state.chance_outcomes())]
+        st = self.rules_state
+        return [(self._outcome_id(st, i, value), p) for i, (value, p) in enumerate(st.chance_outcomes())]
 
-    def _outcome_id(self, position, value) -> int:
-        game, kind = self._g, self.rules_state.explicit.node.kind
+    def _outcome_id(self, st, position, value) -> int:
+        game, kind = self._g, st.explicit.node.kind
         if kind == "draw":
             return game.card_names.index(value)
         outcome = len(game.card_names) + position
@@ -229,26 +272,31 @@ class RulespecState(pyspiel.State):
                                 f"max_chance_outcomes {game.num_outcomes}, measured by probe games")
         return outcome
 
+    def _outcome_value(self, st, action):
+        for i, (value, _) in enumerate(st.chance_outcomes()):
+            if self._outcome_id(st, i, value) == action:
+                return value
+        raise RulespecError(f"{action} is not a chance outcome here")
+
     def _apply_action(self, action):
         st = self.rules_state
+        if not st.is_chance_node():
+            texts = tuple(visibility.decision_text(st, action, seat) for seat in range(st.n))
+            self._seen = self._seen.add(texts)
+        self._step(st, action)
+
+    def _step(self, st, action) -> None:
+        """Apply one OpenSpiel action (a chance outcome's id or an option's) to `st`."""
         if st.is_chance_node():
-            st.apply_chance(self._outcome_value(action))
+            st.apply_chance(self._outcome_value(st, action))
             return
-        texts = tuple(visibility.decision_text(st, action, seat) for seat in range(st.n))
-        self._seen = self._seen.add(texts)
         st.apply(action)
         if st.decisions >= self._g.max_length and not st.is_terminal():
             st.finish("cut off")
 
-    def _outcome_value(self, action):
-        for i, (value, _) in enumerate(self.rules_state.chance_outcomes()):
-            if self._outcome_id(i, value) == action:
-                return value
-        raise RulespecError(f"{action} is not a chance outcome here")
-
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
-            return str(self._outcome_value(action))
+            return str(self._outcome_value(self.rules_state, action))
         return self.rules_state.legal_actions()[action].label
 
     def is_terminal(self):

@@ -85,11 +85,22 @@ def test_a_bad_spec_is_refused_with_the_specs_errors(tmp_path):
 @pytest.mark.parametrize("spec, sims", [(KUHN, 20), (TICTACTOE, 10), (MARKET, 2)],
                          ids=["kuhn", "tictactoe", "market"])
 def test_openspiels_random_simulation_test_passes(spec, sims):
-    pyspiel.random_sim_test(load_openspiel(spec), num_sims=sims, serialize=False, verbose=False)
+    pyspiel.random_sim_test(load_openspiel(spec), num_sims=sims, serialize=True, verbose=False)
 
 
 def test_openspiels_random_simulation_test_passes_on_the_three_games(big):
-    pyspiel.random_sim_test(big, num_sims=1, serialize=False, verbose=False)
+    pyspiel.random_sim_test(big, num_sims=1, serialize=True, verbose=False)
+
+
+def test_a_state_serialized_by_openspiel_comes_back_the_same(kuhn):
+    state = deal(kuhn, "queen", "king")
+    state.apply_action(0)                                     # check
+    text = pyspiel.serialize_game_and_state(kuhn, state)
+    game, back = pyspiel.deserialize_game_and_state(text)    # the game, too, from its name
+    assert str(game) == str(kuhn) and back.history() == [1, 2, 0]
+    assert str(back) == str(state) and back.legal_actions() == [0, 1]
+    assert [back.information_state_string(s) for s in (0, 1)] == \
+        [state.information_state_string(s) for s in (0, 1)]
 
 
 # ----------------------------------------------------------- chance outcomes
