@@ -75,7 +75,7 @@ UTILITY_BOUND = 1e6
 MAX_GAME_LENGTH = 20_000   # as `simulate --cutoff`'s default
 _SCORE_VARIABLE = re.compile(r"\s*p\.(\w+)\s*$")
 
-_PARAMETERS = {"spec": "", "players": 0, "variant": ""}
+_PARAMETERS = {"spec": "", "players": 0, "variant": "", "max_game_length": MAX_GAME_LENGTH}
 _RANDOM = {"roll", "random_of", "shuffle"}   # the builtins that make chance nodes (chance.py)
 
 
@@ -86,16 +86,15 @@ def load_openspiel(spec: str, players: int | None = None, variant: str | None = 
     seats (default: the spec's fewest). `utility_bounds` and `zero_sum` override what
     the spec and the probe games say (module docstring). Raises SpecErrors for an
     invalid spec, RulespecError for a player count the spec does not allow."""
-    params = {"spec": str(spec), "players": players or 0, "variant": variant or ""}
-    return RulespecGame(params, utility_bounds=utility_bounds, zero_sum=zero_sum,
-                        max_game_length=max_game_length)
+    params = {"spec": str(spec), "players": players or 0, "variant": variant or "",
+              "max_game_length": max_game_length}
+    return RulespecGame(params, utility_bounds=utility_bounds, zero_sum=zero_sum)
 
 
 class RulespecGame(pyspiel.Game):
     """A spec as an OpenSpiel Python game; see the module's docstring for the mapping."""
 
-    def __init__(self, params=None, utility_bounds=None, zero_sum=None,
-                 max_game_length=MAX_GAME_LENGTH):
+    def __init__(self, params=None, utility_bounds=None, zero_sum=None):
         params = {**_PARAMETERS, **(params or {})}
         if not params["spec"]:
             raise RulespecError("the rulespec OpenSpiel game needs a spec: {'spec': 'PATH'}")
@@ -103,7 +102,7 @@ class RulespecGame(pyspiel.Game):
                                                 params["variant"] or None, params["players"])
         self.rules_game = game
         self.card_names = list(dict.fromkeys(c.partition("#")[0] for c in game.cards))
-        self.max_length = max_game_length
+        self.max_length = params["max_game_length"]
         self.zero_sum = probe.zero_sum if zero_sum is None else zero_sum
         self.bounds = utility_bounds or _utility_bounds(game)
         self.initial = game.new_state(self.n, 0, chance="explicit")

@@ -69,7 +69,7 @@ def test_tictactoe_is_deterministic_perfect_general_sum():
 def test_the_registry_loads_a_spec_by_its_parameters():
     game = pyspiel.load_game("rulespec", {"spec": KUHN, "players": 2})
     assert game.get_type().short_name == "rulespec" and game.num_players() == 2
-    assert str(game) == f"rulespec(players=2,spec={KUHN},variant=)"
+    assert str(game) == f"rulespec(max_game_length=20000,players=2,spec={KUHN},variant=)"
     with pytest.raises(RulespecError, match="for 2 to 2 players, not 3"):
         load_openspiel(KUHN, players=3)
 
@@ -218,3 +218,14 @@ def test_swapping_cards_a_seat_cannot_see_changes_none_of_its_strings(big):
     assert [f(0) for f in (other.information_state_string, other.observation_string)] == before
     if mine in owned:                                         # its owner sees the change
         assert other.observation_string(mine.seat) != state.observation_string(mine.seat)
+
+
+def test_a_game_longer_than_max_game_length_is_cut_off_there():
+    game = load_openspiel(TICTACTOE, max_game_length=4)
+    assert game.max_game_length() == 4
+    state = game.new_initial_state()
+    for _ in range(4):
+        assert not state.is_terminal()
+        state.apply_action(state.legal_actions()[0])          # a1 a2 a3 b1: no line yet
+    assert state.is_terminal() and state.rules_state.ended_by == "cut off"
+    assert state.returns() == [0.0, 0.0]
