@@ -188,8 +188,8 @@ class _Held:
 
 
 class _Seen:
-    """What each seat read of the decisions so far, shared between clones (never
-    changed in place: a new decision makes a new _Seen)."""
+    """What each seat, then a spectator, read of the decisions so far; shared
+    between clones (never changed in place: a new decision makes a new _Seen)."""
     __slots__ = ("steps",)
 
     def __init__(self, steps=()):
@@ -280,7 +280,7 @@ class RulespecState(pyspiel.State):
     def _apply_action(self, action):
         st = self.rules_state
         if not st.is_chance_node():
-            texts = tuple(visibility.decision_text(st, action, seat) for seat in range(st.n))
+            texts = tuple(visibility.decision_text(st, action, seat) for seat in [*range(st.n), None])
             self._seen = self._seen.add(texts)
         self._step(st, action)
 
@@ -310,13 +310,8 @@ class RulespecState(pyspiel.State):
         return scores
 
     def information_state(self, seat) -> str:
-        """Every decision so far as `seat` read it, then its view (None: a spectator,
-        who reads a decision only where every seat did)."""
-        if seat is None:
-            read = [t[0] if visibility.HIDDEN_TEXT not in t else visibility.HIDDEN_TEXT
-                    for t in self._seen.texts()]
-        else:
-            read = [t[seat] for t in self._seen.texts()]
+        """Every decision so far as `seat` read it, then its view (None: a spectator)."""
+        read = [t[-1 if seat is None else seat] for t in self._seen.texts()]
         return "\n".join(["decisions: " + " | ".join(read), self.view_text(seat)])
 
     def view_text(self, seat) -> str:
