@@ -1,0 +1,304 @@
+"""Fixed action ids and compact observations for any spec, for learning frameworks.
+
+ActionVocabulary: every legal option of every decision of a spec (for one player
+count) gets one integer id, the same in every state and every game:
+
+    vocab = ActionVocabulary(game, players=3)
+    vocab.size                    # ids are 0 .. size-1
+    vocab.names[i]                # a readable name per id: "action buy card:coin#2"
+    vocab.ids(state)              # ids of state.legal_actions(), in the engine's order
+    vocab.mask(state)             # numpy bool array (size,): True where an id is legal now
+    vocab.id_of(state, option)    # an Option, its label, or its index -> id
+    vocab.option_for(state, i)    # id -> the Option to pass to state.apply
+    vocab.key_of(i)               # the id's key (a tuple), see "Keys" below
+
+Keys. An option is named by what it does, not by its position:
+- a turn's action: ("action", NAME) for an action without `for`, ("action", NAME,
+  VALUE) for one bound by `for x in ...`; "done" of a `turn ... until done` is ("done",).
+- a menu option (`choose by p as "...": option "Yes": ...`): ("menu", FILE, LINE, LABEL),
+  its site and its written label (two menus asking yes/no are told apart).
+- any other choice (choose one / several / number, a bid): ("pick", VALUE), the value
+  chosen, whatever the question: picking card coin#2 is one id everywhere.
+VALUE is a canonical form of a runtime value: ("seat", i), ("card", ID),
+("zone", "hand@1"), ("word", TEXT), ("n", INT), ("bool", b), ("none",), and for a
+list ("list", VALUE, ...). A card is named by its id (`coin#2`), not its name, so
+an id is never shared by two options of one decision.
+
+How the ids are built (deterministic: they depend only on the spec, variant,
+player count and probe_games, byte for byte):
+1. Named keys, read from the compiled game, nothing guessed: the atoms a value may
+   be — every seat of this player count, every card, every zone, every word (the
+   spec's symbols, card names, board nodes, declared string values, every string literal in its
+   rules), true and false, and every integer from the smallest to the largest the
+   spec writes (at least 0..NUMBERS); each action without `for` once, each action
+   with `for` once per atom; each menu option of each menu; each atom as a pick.
+2. Slots, for values the rules compute during play and the spec cannot name
+   statically — text built by `+` (Zena's "influence X at Y for 2"), coordinates
+   built from numbers, lists (Castles' [tile, cell]): such an option is
+   ("slot", K), the K-th computed option of the pending decision, in the engine's
+   order. Slots are positional, so their meaning is "the K-th computed option of
+   this decision", not a fixed value (the decision's site is in the state:
+   `state.pending.where`). There are four times as many slots as the widest such
+   decision met in `probe_games` seeded random games (uniform options, seeds
+   0..probe_games-1), at least MIN_SLOTS; one pool for all sites, so a site the
+   probe games never reached is covered too.
+Ids: named keys in sorted order, then slots in sorted order.
+
+An option with no id (a computed option past the last slot) raises UnnamedOption naming the spec construct
+(FILE:LINE of the decision, its kind and the option's label); build with more
+probe_games.
+Two options of one decision with the same key (a `choose one of` over a list that
+holds a value twice) share one id: `option_for` gives the first.
+"""
+from __future__ import annotations
+
+import dataclasses
+import random
+from functools import cached_property
+
+import numpy as np
+
+from rulespec import ast
+from rulespec.errors import RulespecError
+from ..engine.flow import Option
+from ..engine.values import Seat, Zone
+
+NUMBERS = 100       # integers 0..NUMBERS are always named (counts, bids, coins)
+PROBE_GAMES = 16    # seeded random games that measure how many slots are needed
+MIN_SLOTS = 16      # slots at least, when any decision has a computed option
+PROBE_DECISIONS = 5_000   # a probe game stops after this many decisions
+
+
+class UnnamedOption(RulespecError):
+    """A legal option the action vocabulary has no id for."""
+
+
+class ActionVocabulary:
+    """The fixed action ids of one spec for one player count (see the module doc).
+
+    game: a compiled Game (engine.game.load_game); players: the player count.
+    Raises RulespecError when `players` is outside the spec's range."""
+
+    def __init__(self, game, players: int, probe_games: int = PROBE_GAMES):
+        if not game.min_players <= players <= game.max_players:
+            raise RulespecError(f"{game.file}: {game.name} is for {game.min_players}-"
+                                f"{game.max_players} players, not {players}")
+        self.game, self.players = game, players
+        self.menus = _menu_sites(game)          # (file, line) -> written labels
+        self.atoms = set(_atoms(game, players))
+        named = set(self._named_keys())
+        slots = set(self._slot_keys(probe_games))
+        self.keys: list[tuple] = sorted(named, key=repr) + sorted(slots, key=repr)
+        self.named_size = len(named)
+        self._id = {key: i for i, key in enumerate(self.keys)}
+        self.size = len(self.keys)
+
+    # ------------------------------------------------------------ the public API
+    @cached_property
+    def names(self) -> list[str]:
+        """A readable name per id, e.g. "action buy card:coin#2", "menu kuhn.yaml:12 Bet"."""
+        return [_name(key) for key in self.keys]
+
+    def key_of(self, action_id: int) -> tuple:
+        return self.keys[action_id]
+
+    def ids(self, state) -> list[int]:
+        """The id of each of state.legal_actions(), in the same order. Raises
+        UnnamedOption for an option the vocabulary cannot name."""
+        decision = state.pending
+        if not state.legal_actions():
+            return []
+        return [self._lookup(state, i) for i in range(len(decision.values))]
+
+    def id_of(self, state, option) -> int:
+        """The id of one legal option: an Option, its label, or its index."""
+        return self._lookup(state, state._index_of(option))
+
+    def mask(self, state) -> np.ndarray:
+        """bool array of shape (size,): True at the id of each legal option now
+        (all False at a chance node, at the end, or when nothing is pending)."""
+        out = np.zeros(self.size, dtype=bool)
+        out[self.ids(state)] = True
+        return out
+
+    def option_for(self, state, action_id: int) -> Option:
+        """The legal Option with this id. ValueError when it is not legal now."""
+        for index, found in enumerate(self.ids(state)):
+            if found == action_id:
+                return state.legal_actions()[index]
+        name = self.names[action_id] if 0 <= action_id < self.size else "no such id"
+        raise ValueError(f"action {action_id} ({name}) is not legal now")
+
+    # ------------------------------------------------------------ keys
+    def key(self, state, index: int) -> tuple:
+        """The key of option `index` of the pending decision (see the module doc)."""
+        d = state.pending
+        value = d.values[index]
+        if d.kind == "menu":
+            file, line = d.where
+            return ("menu", file, line, self.menus[(file, line)][value])
+        named = self._named(state.game, d.kind, value)
+        if named is not None:
+            return named
+        slot = sum(self._named(state.game, d.kind, v) is None for v in d.values[:index])
+        return ("slot", slot)
+
+    def _named(self, game, kind, value) -> tuple | None:
+        """A value's named key, or None when it is not made of one atom."""
+        if kind == "action":
+            if value == "done":
+                return ("done",)
+            name, bound = value
+            if bound is None:
+                return ("action", name)
+            atom = canonical(game, bound)
+            return ("action", name, atom) if atom in self.atoms else None
+        atom = canonical(game, value)
+        return ("pick", atom) if atom in self.atoms else None
+
+    def _lookup(self, state, index: int) -> int:
+        key = self.key(state, index)
+        found = self._id.get(key)
+        if found is None:
+            d = state.pending
+            file, line = d.where or (self.game.file, 0)
+            raise UnnamedOption(
+                f"the action vocabulary of {self.game.name} ({self.players} players) "
+                f"has no id for the {d.kind} option {d.labels[index]!r} ({_name(key)}): a value the "
+                f"rules compute during play, past the {self.size - self.named_size} slots its probe "
+                f"games measured; build the vocabulary with more probe_games", file=file, line=line)
+        return found
+
+    def _named_keys(self):
+        atoms = sorted(self.atoms, key=repr)
+        yield ("done",)
+        for name, action in self.game.actions.items():
+            if action.var is None:
+                yield ("action", name)
+            else:
+                yield from (("action", name, atom) for atom in atoms)
+        for (file, line), labels in self.menus.items():
+            yield from (("menu", file, line, label) for label in labels)
+        yield from (("pick", atom) for atom in atoms)
+
+    def _slot_keys(self, probe_games: int):
+        """Slots: four times the widest computed decision met in seeded uniformly
+        random games, at least MIN_SLOTS; none when no probe game met one (step 2)."""
+        widest = 0
+        for seed in range(probe_games):
+            st, rand = self.game.new_state(self.players, seed), random.Random(seed)
+            while not st.is_terminal() and st.decisions < PROBE_DECISIONS:
+                d = st.pending
+                if d.kind != "menu":
+                    width = sum(self._named(st.game, d.kind, v) is None for v in d.values)
+                    widest = max(widest, width)
+                st.apply(rand.randrange(len(d.values)))
+        if widest:
+            yield from (("slot", k) for k in range(max(MIN_SLOTS, 4 * widest)))
+
+
+def canonical(game, value) -> tuple:
+    """A runtime value as a vocabulary key part (the module doc's VALUE)."""
+    if isinstance(value, Seat):
+        return ("seat", int(value))
+    if isinstance(value, Zone):
+        return ("zone", str(value))
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, int):
+        return ("n", value)
+    if value is None:
+        return ("none",)
+    if isinstance(value, str):
+        return ("card", value) if value in game.cards else ("word", value)
+    if isinstance(value, (list, tuple)):
+        return ("list", *(canonical(game, v) for v in value))
+    if isinstance(value, dict):
+        return ("map", *sorted(((canonical(game, k), canonical(game, v)) for k, v in value.items()),
+                               key=repr))
+    return ("other", repr(value))
+
+
+def _name(key: tuple) -> str:
+    kind, *rest = key
+    if kind == "menu":
+        file, line, what = rest
+        return f"{kind} {file.rsplit('/', 1)[-1]}:{line} {what}"
+    return " ".join([kind] + [_part(p) for p in rest])
+
+
+def _part(part) -> str:
+    if isinstance(part, tuple):
+        if part[0] == "list":
+            return "[" + ", ".join(_part(p) for p in part[1:]) + "]"
+        return ":".join(str(p) for p in part) if len(part) > 1 else part[0]
+    return str(part)
+
+
+def _atoms(game, players: int):
+    """Every value a choice may take that the spec names statically (module doc, step 1)."""
+    yield from (("seat", s) for s in range(players))
+    yield from (("card", c) for c in game.cards)
+    yield from (("zone", str(z)) for z in game.new_state(players, 0).zones)
+    low, high, words = 0, NUMBERS, _words(game)
+    for number in _numbers(game):
+        low, high = min(low, number), max(high, number)
+    yield from (("n", n) for n in range(low, high + 1))
+    yield from (("word", w) for w in sorted(words - set(game.cards)))
+    yield from (("bool", b) for b in (False, True))
+
+
+def _words(game) -> set[str]:
+    words = {str(s) for s in game.data.get("symbols") or []} | {"done", "pass"} | set(game.cards_by_name)
+    for board in game.boards.values():
+        words.update(str(node) for node in getattr(board, "graph", {}) or [])
+    for section in game.decls.values():
+        for decl in section.values():
+            for value in [decl.get("start")] + list(decl.get("one_of") or []):
+                if isinstance(value, str):
+                    words.add(value)
+    for node in _rule_nodes(game):
+        if isinstance(node, ast.String):
+            words.add(node.value)
+    return words
+
+
+def _numbers(game):
+    """Integers the spec writes: in its rules (capped at the size limit) and its declarations."""
+    cap = game.bounds.size
+    for node in _rule_nodes(game):
+        if isinstance(node, ast.Number) and isinstance(node.value, int) and abs(node.value) <= cap:
+            yield node.value
+    for section in game.decls.values():
+        for decl in section.values():
+            if type(decl.get("start")) is int and abs(decl["start"]) <= cap:
+                yield decl["start"]
+
+
+def _rule_nodes(game):
+    """Every AST node of every compiled rule (each instruction's statement, walked)."""
+    seen = set()
+    todo = [getattr(instr, "node", None) for program in game.programs.values() for instr in program.code]
+    while todo:
+        node = todo.pop()
+        if node is None or id(node) in seen:
+            continue
+        if isinstance(node, list):
+            todo.extend(node)
+            continue
+        if not isinstance(node, ast.Node):
+            continue
+        seen.add(id(node))
+        yield node
+        todo.extend(getattr(node, f.name) for f in dataclasses.fields(node))
+
+
+def _menu_sites(game) -> dict[tuple, list[str]]:
+    """(file, line) of each compiled menu -> its option labels as written."""
+    sites = {}
+    for program in game.programs.values():
+        for instr, where in zip(program.code, program.lines):
+            node = getattr(instr, "node", None)
+            if isinstance(node, ast.Menu):
+                sites[tuple(where)] = [o.label for o in node.options]
+    return sites

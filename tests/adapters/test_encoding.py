@@ -1,0 +1,96 @@
+"""The action vocabulary: every legal option met in random games of every game has an
+id, ids are a stable function of what an option does, and the mask matches the
+legal options."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from interpreter import load_game
+from interpreter.adapters.encoding import ActionVocabulary, UnnamedOption
+from tests.paths import ROOT, TESTS
+
+SPECS = sorted(str(p) for p in (ROOT / "games").glob("*.yaml")) + \
+    sorted(str(p) for p in (TESTS / "games").glob("*.yaml"))
+GAMES = 4           # random games per spec and player count (seeds unlike the probe's)
+
+
+def player_counts(game):
+    return sorted({game.min_players, min(game.max_players, 4)})
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda p: Path(p).stem)
+def test_every_option_of_random_games_has_an_id_and_the_mask_matches(spec):
+    game = load_game(spec)
+    for players in player_counts(game):
+        vocab = ActionVocabulary(game, players)
+        meaning: dict[int, tuple] = {}
+        for seed in range(1000, 1000 + GAMES):
+            st, rand = game.new_state(players, seed), random.Random(seed)
+            while not st.is_terminal():
+                ids = vocab.ids(st)
+                assert len(ids) == len(st.legal_actions())
+                mask = vocab.mask(st)
+                assert mask.dtype == bool and mask.shape == (vocab.size,)
+                assert set(np.flatnonzero(mask)) == set(ids)
+                for index, action_id in enumerate(ids):
+                    key = vocab.key(st, index)
+                    assert meaning.setdefault(action_id, key) == key   # one id, one meaning
+                pick = rand.randrange(len(ids))
+                option = vocab.option_for(st, ids[pick])
+                assert vocab.id_of(st, option) == ids[pick]
+                st.apply(option)
+
+
+def test_the_vocabulary_is_deterministic_and_names_each_id():
+    game = load_game(str(TESTS / "games" / "market.yaml"))
+    a, b = ActionVocabulary(game, 3), ActionVocabulary(load_game(str(TESTS / "games" / "market.yaml")), 3)
+    assert a.keys == b.keys and a.size == len(a.names) == len(set(a.names))
+
+
+def test_an_action_keeps_its_id_in_every_state():
+    """Tic-tac-toe: marking a cell is one id whatever else is on the board."""
+    game = load_game(str(TESTS / "games" / "tictactoe.yaml"))
+    vocab = ActionVocabulary(game, 2)
+    st = game.new_state(2, 0)
+    first = dict(zip([o.label for o in st.legal_actions()], vocab.ids(st)))
+    st.apply(0)
+    later = dict(zip([o.label for o in st.legal_actions()], vocab.ids(st)))
+    assert later and all(first[label] == i for label, i in later.items())
+    assert all(vocab.names[i].startswith("action ") for i in later.values())
+
+
+def test_a_menu_option_is_named_by_its_site_and_label():
+    game = load_game(str(TESTS / "games" / "kuhn.yaml"))
+    vocab = ActionVocabulary(game, 2)
+    st = game.new_state(2, 0)
+    names = [vocab.names[i] for i in vocab.ids(st)]
+    assert names and all(n.startswith("menu kuhn.yaml:") for n in names)
+    assert [n.rsplit(" ", 1)[-1] for n in names] == [o.label for o in st.legal_actions()]
+
+
+def test_an_option_past_the_slots_names_the_decision():
+    game = load_game(str(ROOT / "games" / "zena.yaml"))
+    vocab = ActionVocabulary(game, 2, probe_games=0)   # no slot measured
+    for seed in range(20):
+        st, rand = game.new_state(2, seed), random.Random(seed)
+        while not st.is_terminal():
+            try:
+                vocab.ids(st)
+            except UnnamedOption as e:
+                assert "zena.yaml:" in str(e) and "no id for the" in str(e) and e.line
+                return
+            st.apply(rand.randrange(len(st.legal_actions())))
+    pytest.fail("no computed option met")
+
+
+def test_option_for_refuses_an_id_that_is_not_legal():
+    game = load_game(str(TESTS / "games" / "tictactoe.yaml"))
+    vocab = ActionVocabulary(game, 2)
+    st = game.new_state(2, 0)
+    illegal = next(i for i in range(vocab.size) if i not in set(vocab.ids(st)))
+    with pytest.raises(ValueError, match="is not legal now"):
+        vocab.option_for(st, illegal)
