@@ -122,5 +122,5 @@ def test_the_human_prompt_explains_and_asks_again():
                 out, io.StringIO(), feed)
     assert code == 0
     text = out.getvalue()
-    assert f"{MARKET}:{line_of('when: player.where == temple')}:" in text
-    assert "`player.where == temple` is false" in text
+    assert f"(its `when:` at {MARKET}:{line_of('when: player.where == temple')})" in text
+    assert "'pray' is not one of the options: " in text and "`player.where == temple` is false" in text
