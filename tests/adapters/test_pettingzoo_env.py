@@ -6,13 +6,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test
+from pettingzoo.test import api_test, parallel_api_test
 
-from interpreter.adapters.pettingzoo_env import env
+from interpreter.adapters.pettingzoo_env import env, parallel_env
 from tests.paths import ROOT, TESTS
 
 MARKET = str(TESTS / "games" / "market.yaml")
 GAMES = sorted(str(p) for p in (ROOT / "games").glob("*.yaml")) + [MARKET]
+TEST_SPECS = sorted(str(p) for p in (TESTS / "games").glob("*.yaml"))
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
@@ -31,8 +32,10 @@ def test_mask_marks_the_legal_options_and_rewards_the_winner():
         if done:
             e.step(None)
             continue
-        legal = len(e.unwrapped.state.legal_actions())
-        assert obs["action_mask"].sum() == legal and obs["action_mask"][:legal].all()
+        legal = e.unwrapped.vocab.ids(e.unwrapped.state)
+        assert obs["action_mask"].sum() == len(legal) and obs["action_mask"][legal].all()
+        others = [a for a in e.agents if a != agent]
+        assert all(e.observe(a)["action_mask"].sum() == 0 for a in others)
         e.step(int(np.flatnonzero(obs["action_mask"])[0]))
     winners = e.unwrapped.state.winner()
     assert winners and all(rewards[f"player_{s}"] == 1 / len(winners) for s in winners)
@@ -86,7 +89,7 @@ def test_a_full_tie_splits_the_reward_as_mcts_does():
     for agent in e.agent_iter():
         _, reward, done, truncated, _ = e.last()
         rewards[agent] += reward
-        e.step(None if done or truncated else 0)
+        e.step(None if done or truncated else int(np.flatnonzero(e.observe(agent)["action_mask"])[0]))
     shares = win_shares(e.unwrapped.state)
     assert shares == [1 / 3] * 3
     assert [rewards[f"player_{s}"] for s in range(3)] == pytest.approx(shares)
@@ -117,3 +120,62 @@ def test_observations_carry_public_per_card_values():
     state.cv["cubes"][card] = [1, 2]
     after = [e.observe(a)["observation"] for a in e.possible_agents]
     assert all(not np.array_equal(b, a) for b, a in zip(before, after))
+
+
+def test_an_action_is_its_vocabulary_id_in_every_state():
+    """Tic-tac-toe: marking one cell is the same action number whatever the board holds."""
+    e = env(str(TESTS / "games" / "tictactoe.yaml"), players=2)
+    e.reset(seed=0)
+    vocab = e.unwrapped.vocab
+    first = e.unwrapped.action_names()
+    e.step(next(iter(first)))
+    later = e.unwrapped.action_names()
+    assert len(later) == 8 and all(first[i] == name for i, name in later.items())
+    assert e.action_space(e.agent_selection).n == vocab.size
+    with pytest.raises(ValueError, match="is not legal now"):
+        e.step(next(i for i in first if i not in later))
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("spec", GAMES + TEST_SPECS, ids=lambda p: Path(p).stem)
+def test_parallel_api_test(spec):
+    from interpreter import load_game
+    players = 3 if spec in GAMES else load_game(spec).min_players
+    parallel_api_test(parallel_env(spec, players=players), num_cycles=300)
+
+
+def _secret_steps(p, seed):
+    """Plays a parallel game with the first legal action; yields each step's movers."""
+    obs, _ = p.reset(seed=seed)
+    while p.agents:
+        movers = {a for a in p.agents if obs[a]["action_mask"].any()}
+        yield movers, p.unwrapped.state.pending
+        actions = {a: int(np.flatnonzero(obs[a]["action_mask"])[0]) if a in movers else 0 for a in p.agents}
+        obs, *_ = p.step(actions)
+
+
+def test_secret_choices_of_a_round_are_one_step():
+    """Zena's `secretly for p in players` rounds: every seat acts in one step; a step
+    of a decision that is not secret has one mover."""
+    p = parallel_env(str(ROOT / "games" / "zena.yaml"), players=3)
+    together = 0
+    for movers, pending in _secret_steps(p, seed=3):
+        assert movers, "every step has someone to act"
+        if not pending.secret:
+            assert movers == {f"player_{pending.player}"}
+        elif len(movers) == 3:
+            together += 1
+    assert together >= 1
+
+
+def test_a_parallel_game_is_the_game_the_engine_plays():
+    """The same choices through the parallel env and through State.apply end alike."""
+    spec = str(ROOT / "games" / "zena.yaml")
+    p = parallel_env(spec, players=3)
+    list(_secret_steps(p, seed=5))
+    from interpreter import load_game
+    st = load_game(spec).new_state(3, 5)
+    vocab = p.unwrapped.vocab
+    while not st.is_terminal():   # the first legal id, as the parallel run took
+        st.apply(vocab.option_for(st, min(vocab.ids(st))))
+    assert st.scores() == p.unwrapped.state.scores() and st.decisions == p.unwrapped.state.decisions
