@@ -302,3 +302,174 @@ def _menu_sites(game) -> dict[tuple, list[str]]:
             if isinstance(node, ast.Menu):
                 sites[tuple(where)] = [o.label for o in node.options]
     return sites
+
+
+# ====================================================================== observations
+OBSERVATION_GAMES = 4   # seeded random games that find the zone and card features that vary
+BOUND = 1e6             # every feature is clipped to [-BOUND, BOUND]
+
+
+class ObservationLayout:
+    """A seat's observation as a float32 vector, built from `state.view(seat)` only.
+
+    game: a compiled Game; players: the player count. `encode(view, seat)` gives an
+    array of shape (size,); `describe()` says what each offset holds. The full
+    layout, in this order (seats are rotated so the observer comes first: "+0" is
+    the observer, "+1" the next seat, ...):
+      to_move (1 if the observer decides now), phase (index+1 of the phase),
+      each global, each per-player value per seat, each zone's card count then
+      its count of each card name, each per-card value of each card.
+    Values as numbers: a number itself, true/false 1/0, none 0, a word its index+1
+    in the spec's words (-2 for text the spec never writes), a player its seat+1,
+    a list or map its length, anything the seat cannot see -1.
+    What is kept (the rest never changes, so it is dropped):
+    - a global, per-player or per-card feature: when some rule of the spec may
+      write that variable (rulespec.effects; a rule whose writes cannot be told
+      keeps them all) — read from the spec, so it holds in every game;
+    - to_move, phase, and each zone and card-name count: when it differed between
+      two observations in OBSERVATION_GAMES seeded random games (seeds 0.., every
+      seat's observation before every decision). A count never seen to change in
+      those games (a board's fixed spaces, a card that never moves) is dropped.
+    """
+
+    def __init__(self, game, players: int, probe_games: int = OBSERVATION_GAMES):
+        self.game, self.n = game, players
+        self.globals = list(game.decls["globals"])
+        self.per_player = list(game.decls["per_player"])
+        self.zones = list(game.new_state(players, 0).zones)   # this player count's zones, fixed order
+        self.card_names = sorted(game.cards_by_name)
+        self.name_of = {card: attrs.get("name", card.split("#")[0]) for card, attrs in game.cards.items()}
+        self.words = {word: i + 1 for i, word in enumerate(sorted(_words(game)))}
+        self.phases = {name: i + 1 for i, name in enumerate(game.data.get("phases") or {})}
+        self.per_card = list(game.decls["per_card"])
+        self.cards = list(game.cards)
+        self.features = list(self._features())     # (name, meaning, source) of the full layout
+        self.full_size = len(self.features)
+        keep = self._written() | self._varying(probe_games)
+        self.index = np.array(sorted(keep), dtype=np.intp)
+        self.size = len(self.index)
+
+    # ------------------------------------------------------------ the public API
+    def encode(self, view: dict, seat: int) -> np.ndarray:
+        """float32 array of shape (size,) for `seat`, from its view (State.view(seat))."""
+        return self.encode_full(view, seat)[self.index]
+
+    def describe(self) -> list[tuple[int, int, str, str]]:
+        """(offset, length, name, meaning) of each part of the vector, in order."""
+        return [(offset, 1, self.features[i][0], self.features[i][1])
+                for offset, i in enumerate(self.index)]
+
+    def encode_full(self, view: dict, seat: int) -> np.ndarray:
+        """The full layout (full_size,), constant features included."""
+        out = np.zeros(self.full_size, np.float32)
+        out[0] = 1.0 if view.get("to_move") == seat else 0.0
+        out[1] = self.phases.get(view["phase"], 0)
+        i = 2
+        for name in self.globals:
+            out[i] = self.number(view["globals"].get(name, "?"))
+            i += 1
+        order = [(seat + k) % self.n for k in range(self.n)]   # the observer first
+        for name in self.per_player:
+            values = view["players_vars"][name]
+            for s in order:
+                out[i] = self.number(values[s])
+                i += 1
+        for zone in self._rotated_zones(seat):
+            cards = view["zones"][zone]
+            visible = not isinstance(cards, dict)
+            out[i] = len(cards) if visible else cards["count"]
+            if visible:
+                for card in cards:
+                    out[i + 1 + self._name_index[self.name_of[card]]] += 1
+            i += 1 + len(self.card_names)
+        shown = view.get("cards", {})
+        for card in self.cards:
+            values = shown.get(card, {})
+            for name in self.per_card:
+                out[i] = self.number(values.get(name, "?"))
+                i += 1
+        return np.clip(out, -BOUND, BOUND)
+
+    def number(self, value) -> float:
+        """One encoded view value as a number (see the class doc)."""
+        if value == "?":
+            return -1.0
+        if isinstance(value, (bool, int, float)):
+            return float(value)
+        if value is None:
+            return 0.0
+        if isinstance(value, str):
+            return float(self.words.get(value, -2))
+        if isinstance(value, dict) and "$seat" in value:
+            return float(value["$seat"] + 1)
+        if isinstance(value, dict):   # an encoded map or zone
+            inner = value.get("$map", value.get("$dict", value))
+            return float(len(inner))
+        if isinstance(value, list):
+            return float(len(value))
+        return 0.0
+
+    # ------------------------------------------------------------ the layout
+    @cached_property
+    def _name_index(self) -> dict[str, int]:
+        return {name: i for i, name in enumerate(self.card_names)}
+
+    def _features(self):
+        """(name, meaning, source) per offset of the full layout; source says which
+        keep rule applies: ("var", section, name) or ("seen",)."""
+        yield "to_move", "1 when the observer decides now, else 0", ("seen",)
+        yield "phase", "the current phase: its index+1 in the spec's phases, 0 before any", ("seen",)
+        for name in self.globals:
+            yield f"global {name}", f"global `{name}` (-1 when hidden)", ("var", "g", name)
+        for name in self.per_player:
+            for k in range(self.n):
+                yield (f"player+{k} {name}", f"`{name}` of the seat {k} after the observer (-1 when hidden)",
+                       ("var", "pv", name))
+        for zone in self.zones:
+            where = zone.base if zone.seat is None else f"{zone.base}@+{zone.seat}"
+            yield f"zone {where} count", f"how many cards are in {where}", ("seen",)
+            for card_name in self.card_names:
+                yield (f"zone {where} {card_name}", f"how many {card_name} cards are in {where} "
+                       f"(0 when the observer cannot see into it)", ("seen",))
+        for card in self.cards:
+            for name in self.per_card:
+                yield (f"card {card} {name}", f"`{name}` of card {card} (-1 when the observer cannot see it)",
+                       ("var", "cv", name))
+
+    def _written(self) -> set[int]:
+        """Offsets of variables some rule may write (all of them if any rule's
+        writes cannot be told)."""
+        written = set()
+        for program in self.game.programs.values():
+            for names in program.written:
+                if names is None:
+                    return {i for i, f in enumerate(self.features) if f[2][0] == "var"}
+                written.update(names)
+        return {i for i, (_, _, source) in enumerate(self.features)
+                if source[0] == "var" and (source[1], source[2]) in written}
+
+    def _varying(self, probe_games: int) -> set[int]:
+        """Offsets of the ("seen",) features that differed between two observations in
+        the seeded random games (the class doc)."""
+        seen = np.array([f[2][0] == "seen" for f in self.features])
+        low = np.full(self.full_size, np.inf, np.float32)
+        high = np.full(self.full_size, -np.inf, np.float32)
+        for seed in range(probe_games):
+            st, rand = self.game.new_state(self.n, seed), random.Random(seed)
+            while True:
+                for seat in range(self.n):
+                    vector = self.encode_full(st.view(seat), seat)
+                    np.minimum(low, vector, out=low)
+                    np.maximum(high, vector, out=high)
+                if st.is_terminal() or st.decisions >= PROBE_DECISIONS:
+                    break
+                st.apply(rand.randrange(len(st.pending.values)))
+        return set(np.flatnonzero(seen & (high > low)).tolist())
+
+    def _rotated_zones(self, seat):
+        """Zones in the layout's order, a player's zone read from the observer's seat."""
+        for zone in self.zones:
+            if zone.seat is None:
+                yield zone
+            else:
+                yield Zone(f"{zone.base}@{(zone.seat + seat) % self.n}")

@@ -8,8 +8,10 @@
 Agents are "player_0".."player_{n-1}" (seats). What each gets:
 
 - observation: {"observation": float32 vector, "action_mask": int8 vector}. The
-  vector is built from `state.view(seat)` only, so hidden information stays
-  hidden (ObservationLayout below says what it holds).
+  vector is encoding.ObservationLayout (docs/observations.md): built from
+  `state.view(seat)` only, so hidden information stays hidden, holding only the
+  features that can change; `env.unwrapped.layout.describe()` gives
+  (offset, length, name, meaning) of each part.
 - actions: Discrete(vocabulary size). Action i is the i-th id of the spec's fixed
   action vocabulary (interpreter/adapters/encoding.py: ActionVocabulary, built
   per spec, variant and player count), so one action keeps its id in every
@@ -41,6 +43,8 @@ raises ValueError.
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
@@ -48,10 +52,8 @@ from pettingzoo import AECEnv, ParallelEnv
 from rulespec.errors import RulespecError
 from ..agents.search import win_shares
 from ..engine.game import load_game
-from ..engine.values import Zone
-from .encoding import PROBE_GAMES, ActionVocabulary
+from .encoding import BOUND, PROBE_GAMES, ActionVocabulary, ObservationLayout
 
-BOUND = 1e6
 LOOKAHEAD = 1_000     # decisions a parallel step's look-ahead may answer with stand-ins
 
 
@@ -65,6 +67,12 @@ def parallel_env(spec, players: int, variant=None, render_mode=None, probe_games
     return RulespecParallelEnv(spec, players, variant, render_mode, probe_games)
 
 
+@functools.lru_cache(maxsize=16)
+def _layout(game, players) -> ObservationLayout:
+    """One layout per game and player count: building one plays probe games."""
+    return ObservationLayout(game, players)
+
+
 class _Table:
     """What both environments share: the game, the layout, the vocabulary, the spaces."""
 
@@ -72,7 +80,7 @@ class _Table:
         self.game = load_game(spec, variant=variant) if isinstance(spec, str) else spec
         self.n, self.render_mode = players, render_mode
         self.possible_agents = [f"player_{i}" for i in range(players)]
-        self.layout = ObservationLayout(self.game, players)
+        self.layout = _layout(self.game, players)
         self.vocab = ActionVocabulary(self.game, players, probe_games)
         self._observation_space = spaces.Dict({
             "observation": spaces.Box(-BOUND, BOUND, (self.layout.size,), np.float32),
@@ -232,89 +240,3 @@ class RulespecParallelEnv(_Table, ParallelEnv):
         return {agent: self._observation(seat, self._movers.get(seat))
                 for seat, agent in enumerate(self.possible_agents) if agent in self.agents}
 
-
-class ObservationLayout:
-    """Where each thing a seat may see goes in the observation vector."""
-
-    def __init__(self, game, players):
-        self.game, self.n = game, players
-        self.globals = list(game.decls["globals"])
-        self.per_player = list(game.decls["per_player"])
-        probe = game.new_state(players, 0)
-        self.zones = list(probe.zones)   # every zone of this player count, in a fixed order
-        self.names = sorted(game.cards_by_name)
-        self.name_of = {card: attrs.get("name", card.split("#")[0]) for card, attrs in game.cards.items()}
-        self.vocab = {word: i + 1 for i, word in enumerate(sorted(_words(game)))}
-        self.phases = {name: i + 1 for i, name in enumerate(game.data.get("phases") or {})}
-        self.per_card = list(game.decls["per_card"])
-        self.cards = list(game.cards)
-        self.size = 2 + len(self.globals) + len(self.per_player) * players + \
-            len(self.zones) * (1 + len(self.names)) + len(self.cards) * len(self.per_card)
-
-    def encode(self, view, seat) -> np.ndarray:
-        out = np.zeros(self.size, np.float32)
-        out[0] = 1.0 if view.get("to_move") == seat else 0.0
-        out[1] = self.phases.get(view["phase"], 0)
-        i = 2
-        for name in self.globals:
-            out[i] = self.number(view["globals"].get(name, "?"))
-            i += 1
-        order = [(seat + k) % self.n for k in range(self.n)]   # the observer first
-        for name in self.per_player:
-            values = view["players_vars"][name]
-            for s in order:
-                out[i] = self.number(values[s])
-                i += 1
-        for zone in self._rotated_zones(seat):
-            cards = view["zones"][zone]
-            visible = not isinstance(cards, dict)
-            out[i] = len(cards) if visible else cards["count"]
-            if visible:
-                for card in cards:
-                    out[i + 1 + self.names.index(self.name_of[card])] += 1
-            i += 1 + len(self.names)
-        shown = view.get("cards", {})
-        for card in self.cards:
-            values = shown.get(card, {})
-            for name in self.per_card:
-                out[i] = self.number(values.get(name, "?"))
-                i += 1
-        return np.clip(out, -BOUND, BOUND)
-
-    def _rotated_zones(self, seat):
-        """Zones in the layout's order, a player's zone read from the observer's seat."""
-        for zone in self.zones:
-            if zone.seat is None:
-                yield zone
-            else:
-                yield Zone(f"{zone.base}@{(zone.seat + seat) % self.n}")
-
-    def number(self, value) -> float:
-        if value == "?":
-            return -1.0
-        if isinstance(value, bool):
-            return float(value)
-        if isinstance(value, (int, float)):
-            return float(value)
-        if value is None:
-            return 0.0
-        if isinstance(value, str):
-            return float(self.vocab.get(value, -2))
-        if isinstance(value, dict) and "$seat" in value:
-            return float(value["$seat"] + 1)
-        if isinstance(value, (list, dict)):   # a list, or an encoded map / zone
-            return float(len(value.get("$map", value)) if isinstance(value, dict) else len(value))
-        return 0.0
-
-
-def _words(game) -> set:
-    """Every string a variable may plausibly hold: symbols, board nodes, declared values."""
-    words = {str(s) for s in game.data.get("symbols") or []}
-    for board in game.boards.values():
-        words.update(str(node) for node in getattr(board, "graph", {}) or [])
-    for section in game.decls.values():
-        for decl in section.values():
-            for value in [decl.get("start")] + list(decl.get("one_of") or []):
-                if isinstance(value, str):
-                    words.add(value)
-    return words

@@ -94,3 +94,64 @@ def test_option_for_refuses_an_id_that_is_not_legal():
     illegal = next(i for i in range(vocab.size) if i not in set(vocab.ids(st)))
     with pytest.raises(ValueError, match="is not legal now"):
         vocab.option_for(st, illegal)
+
+
+# ---------------------------------------------------------------- observations
+from interpreter.adapters.encoding import ObservationLayout   # noqa: E402
+from interpreter.engine import visibility   # noqa: E402
+
+HIDDEN_SPECS = [str(ROOT / "games" / f"{g}.yaml") for g in ("castles", "siena", "zena")] + \
+    [str(TESTS / "games" / f"{g}.yaml") for g in ("market", "kuhn")]
+
+
+def hide_differently(st, seat) -> int:
+    """Change, in place, only what `seat` cannot see: swap cards of different names
+    between zones it cannot see into, and set other seats' hidden values. Returns
+    how many changes were made."""
+    game, changes = st.game, 0
+    unseen = [z for z in st.zones if st.zones[z] and not visibility.sees_zone(game, z, seat)]
+    for a, b in zip(unseen, unseen[1:]):
+        x, y = st.zones[a][0], st.zones[b][0]
+        if x.split("#")[0] != y.split("#")[0]:
+            st.zones[a][0], st.zones[b][0] = y, x
+            st.loc[x], st.loc[y] = b, a
+            changes += 1
+    for name, values in st.pv.items():
+        for other in range(st.n):
+            if not visibility.sees_variable(game, "per_player", name, other, seat):
+                values[other] = 12345
+                changes += 1
+    return changes
+
+
+@pytest.mark.parametrize("spec", HIDDEN_SPECS, ids=lambda p: Path(p).stem)
+def test_an_observation_does_not_change_with_what_the_seat_cannot_see(spec):
+    game = load_game(spec)
+    players = game.min_players
+    layout = ObservationLayout(game, players)
+    changed = 0
+    for seed in range(3):
+        st, rand = game.new_state(players, seed), random.Random(seed)
+        for _ in range(rand.randrange(5, 40)):
+            if st.is_terminal():
+                break
+            st.apply(rand.randrange(len(st.legal_actions())))
+        for seat in range(players):
+            other = st.clone()
+            changed += hide_differently(other, seat)
+            assert np.array_equal(layout.encode(st.view(seat), seat), layout.encode(other.view(seat), seat))
+    assert changed, "nothing hidden was changed: the test proved nothing"
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda p: Path(p).stem)
+def test_the_layout_is_described_offset_by_offset(spec):
+    game = load_game(spec)
+    layout = ObservationLayout(game, game.min_players)
+    parts = layout.describe()
+    assert [p[0] for p in parts] == list(range(layout.size))
+    assert all(length == 1 and name and meaning for _, length, name, meaning in parts)
+    assert len({name for _, _, name, _ in parts}) == layout.size
+    st = game.new_state(game.min_players, 0)
+    vector = layout.encode(st.view(0), 0)
+    assert vector.shape == (layout.size,) and vector.dtype == np.float32
+    assert layout.size < layout.full_size or layout.full_size < 40

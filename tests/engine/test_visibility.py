@@ -151,8 +151,8 @@ def refused_candidates(game, st) -> list[str]:
 
 def observation_layout(game, players):
     try:
-        from interpreter.adapters.pettingzoo_env import ObservationLayout
-    except ImportError:   # the pettingzoo extra is not installed: the other channels still count
+        from interpreter.adapters.encoding import ObservationLayout
+    except ImportError:   # numpy is not installed: the other channels still count
         return None
     return ObservationLayout(game, players)
 
