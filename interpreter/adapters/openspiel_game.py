@@ -26,9 +26,11 @@ What OpenSpiel sees (Lanctot et al., "OpenSpiel", 2019, for the terms):
   reads when the score is one (`score: p.chips`, `chips: {min: -2, max: 2}`),
   else +-UTILITY_BOUND; `utility_bounds=(low, high)` overrides. A return outside
   them raises RulespecError.
-- actions: the options of a decision by position (action i = the i-th legal
-  option, `action_to_string` its label); num_distinct_actions bounds the options
-  of any decision as measured by the probe games, twice over.
+- actions: ids of the spec's fixed action vocabulary
+  (interpreter/adapters/encoding.py: ActionVocabulary for this player count), so
+  an action keeps its id in every state and every game; legal_actions are the
+  ids of the legal options, sorted; `action_to_string` is the option's label;
+  num_distinct_actions is the vocabulary's size.
 - chance outcomes: a draw's outcome is the card name's index among the spec's
   card names (in the spec's order: stable for the spec); a roll's or a pick's
   outcome is DRAW_NAMES + its position in `chance_outcomes()` (a roll of k:
@@ -68,6 +70,7 @@ from rulespec.ast import Call, Secretly, walk
 from rulespec.errors import RulespecError
 from ..engine import visibility
 from ..engine.game import Game
+from .encoding import ActionVocabulary
 
 SHORT_NAME = "rulespec"
 PROBE_GAMES = 8
@@ -101,6 +104,7 @@ class RulespecGame(pyspiel.Game):
         game, self.n, probe, hidden = _compiled(params["spec"], _text(params["spec"]),
                                                 params["variant"] or None, params["players"])
         self.rules_game = game
+        self.vocab = _vocabulary(game, self.n)
         self.card_names = list(dict.fromkeys(c.partition("#")[0] for c in game.cards))
         self.max_length = params["max_game_length"]
         self.zero_sum = probe.zero_sum if zero_sum is None else zero_sum
@@ -127,7 +131,7 @@ class RulespecGame(pyspiel.Game):
 
     def _info(self, probe) -> pyspiel.GameInfo:
         low, high = self.bounds
-        self.num_actions = max(2, 2 * probe.most_options)
+        self.num_actions = self.vocab.size
         self.num_outcomes = max(1, len(self.card_names) + 2 * probe.most_other_outcomes) \
             if probe.chance else 0
         return pyspiel.GameInfo(
@@ -167,6 +171,12 @@ def _compiled(path: str, text: str, variant, players: int) -> tuple:
     probe = _probe(game, players)
     probe.chance = probe.chance or _has_chance(checked)
     return game, players, probe, _hides_anything(game, checked)
+
+
+@functools.lru_cache(maxsize=16)
+def _vocabulary(game, players: int) -> ActionVocabulary:
+    """The action vocabulary, once per compiled game and player count (probe games)."""
+    return ActionVocabulary(game, players)
 
 
 class _Held:
@@ -251,11 +261,7 @@ class RulespecState(pyspiel.State):
         return int(st.current_player())
 
     def _legal_actions(self, player):
-        count = len(self.rules_state.legal_actions())
-        if count > self._g.num_actions:
-            raise RulespecError(f"{self._g.rules_game.file}: a decision with {count} options, more "
-                                f"than num_distinct_actions {self._g.num_actions}")
-        return list(range(count))
+        return sorted(self._g.vocab.ids(self.rules_state))
 
     def chance_outcomes(self):
         st = self.rules_state
@@ -280,7 +286,8 @@ class RulespecState(pyspiel.State):
     def _apply_action(self, action):
         st = self.rules_state
         if not st.is_chance_node():
-            texts = tuple(visibility.decision_text(st, action, seat) for seat in [*range(st.n), None])
+            option = self._g.vocab.option_for(st, action)
+            texts = tuple(visibility.decision_text(st, option, seat) for seat in [*range(st.n), None])
             self._seen = self._seen.add(texts)
         self._step(st, action)
 
@@ -289,14 +296,14 @@ class RulespecState(pyspiel.State):
         if st.is_chance_node():
             st.apply_chance(self._outcome_value(st, action))
             return
-        st.apply(action)
+        st.apply(self._g.vocab.option_for(st, action))
         if st.decisions >= self._g.max_length and not st.is_terminal():
             st.finish("cut off")
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
             return str(self._outcome_value(self.rules_state, action))
-        return self.rules_state.legal_actions()[action].label
+        return self._g.vocab.option_for(self.rules_state, action).label
 
     def is_terminal(self):
         return self.rules_state.is_terminal()

@@ -43,6 +43,11 @@ def deal(game, *cards):
     return state
 
 
+def act(state, label):
+    """The id of the legal action `label` names (ids are the action vocabulary's)."""
+    return next(a for a in state.legal_actions() if state.action_to_string(state.current_player(), a) == label)
+
+
 # ---------------------------------------------------------------- the game's type
 def test_kuhn_is_stochastic_imperfect_zero_sum_with_the_spec_bounds(kuhn):
     kind = kuhn.get_type()
@@ -94,11 +99,13 @@ def test_openspiels_random_simulation_test_passes_on_the_three_games(big):
 
 def test_a_state_serialized_by_openspiel_comes_back_the_same(kuhn):
     state = deal(kuhn, "queen", "king")
-    state.apply_action(0)                                     # check
+    check = act(state, "check")
+    state.apply_action(check)
     text = pyspiel.serialize_game_and_state(kuhn, state)
     game, back = pyspiel.deserialize_game_and_state(text)    # the game, too, from its name
-    assert str(game) == str(kuhn) and back.history() == [1, 2, 0]
-    assert str(back) == str(state) and back.legal_actions() == [0, 1]
+    assert str(game) == str(kuhn) and back.history() == [1, 2, check]
+    assert str(back) == str(state) and back.legal_actions() == state.legal_actions()
+    assert [back.action_to_string(1, a) for a in back.legal_actions()] == ["bet", "check"]
     assert [back.information_state_string(s) for s in (0, 1)] == \
         [state.information_state_string(s) for s in (0, 1)]
 
@@ -116,9 +123,22 @@ def test_chance_outcomes_are_card_names_by_their_place_in_the_spec(kuhn):
 def test_a_clone_is_independent(kuhn):
     state = deal(kuhn, "king", "jack")
     copy = state.clone()
-    copy.apply_action(1)                                      # bet, in the copy only
-    assert state.legal_actions() == [0, 1] and state.history() == [2, 0]
-    assert copy.current_player() == 1 and copy.history() == [2, 0, 1]
+    bet = act(copy, "bet")
+    copy.apply_action(bet)                                    # in the copy only
+    assert len(state.legal_actions()) == 2 and state.history() == [2, 0]
+    assert copy.current_player() == 1 and copy.history() == [2, 0, bet]
+
+
+def test_an_action_keeps_its_id_in_every_state():
+    """Ids are the action vocabulary's: marking a1 is one number on any board, and
+    num_distinct_actions is the vocabulary's size."""
+    game = load_openspiel(TICTACTOE)
+    assert game.num_distinct_actions() == game.vocab.size
+    state = game.new_initial_state()
+    first = {state.action_to_string(0, a): a for a in state.legal_actions()}
+    state.apply_action(first["b2"])
+    later = {state.action_to_string(1, a): a for a in state.legal_actions()}
+    assert later == {label: a for label, a in first.items() if label != "b2"}
 
 
 # ------------------------------------------------------------- hidden information
@@ -127,7 +147,7 @@ def test_a_seats_strings_depend_only_on_what_it_may_see(kuhn):
         seen = set()
         for theirs in {"jack", "queen", "king"} - {mine}:
             state = deal(kuhn, mine, theirs)
-            state.apply_action(1)                             # seat 0 bets
+            state.apply_action(act(state, "bet"))             # seat 0 bets
             info, obs = state.information_state_string(0), state.observation_string(0)
             assert theirs not in info and theirs not in obs and mine in info
             seen.add(info)
@@ -139,9 +159,7 @@ def test_another_seats_secret_choice_reads_as_a_question_mark():
     state = game.new_initial_state()
     while state.is_chance_node():
         state.apply_action(state.legal_actions()[0])
-    bet = state.legal_actions()[2]
-    assert state.action_to_string(0, bet) == "2"              # the first of three secret bets
-    state.apply_action(bet)
+    state.apply_action(act(state, "2"))                       # the first of three secret bets
     assert state.information_state_string(0).startswith("decisions: 2\n")
     assert state.information_state_string(1).startswith("decisions: ?\n")
     public = pyspiel.IIGObservationType(perfect_recall=True, private_info=pyspiel.PrivateInfoType.NONE)
