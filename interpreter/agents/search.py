@@ -132,12 +132,20 @@ def _own(state, seat, f):
 class GreedyAgent:
     """One step ahead: the option whose result `estimate` likes best (ties: at random).
 
+    An option is judged once the seat has answered the follow-up questions it
+    raises (which cards to keep after a donation, whether to build once the turn
+    is done): each of those is answered the same way, one step ahead, up to
+    FOLLOW_UPS of them, stopping at the seat's next action of a turn (`turn ...`
+    asks again) or at another seat's decision. A payment whose reward is chosen
+    in a second question is so seen with its reward.
+
     `greedy:N` looks past the others' answers: after each option, the other seats
     play uniformly at random, up to N decisions, until this seat decides again, so
     what an option costs later (a bid paid when the auction closes) is seen.
     Raises ValueError for an option that is not a whole number >= 0.
     """
     name = "greedy"
+    FOLLOW_UPS = 4
 
     def __init__(self, seed: int = 0, option: str | None = None):
         if option and not (option.isdigit() and option.isascii()):
@@ -147,16 +155,23 @@ class GreedyAgent:
 
     def choose(self, state):
         seat = state.current_player()
-        options = state.legal_actions()
         guess = determinize(state, seat, self.rand)
+        return self._best(guess, state.legal_actions(), seat, self.FOLLOW_UPS)
+
+    def _best(self, guess, options, seat, follow):
+        """The option of `options` (of the decision pending in `guess`) judged best:
+        with `follow` > 0 after the seat's follow-up questions and the others' answers
+        (greedy:N), with 0 at once (a follow-up question's own options)."""
         best, best_value = [], None
         for option in options:
             after = guess.clone()
             try:
                 after.apply(option.index)
+                if follow:
+                    self._follow_up(after, seat, follow)
+                    self._others_answer(after, seat)
             except RuleError:   # the guess cannot be played on (see MCTSAgent.choose)
                 continue
-            self._others_answer(after, seat)
             value = estimate(after, seat)
             if best_value is None or value > best_value:
                 best, best_value = [option], value
@@ -165,15 +180,35 @@ class GreedyAgent:
         best = best or options
         return best[self.rand.randrange(len(best))]
 
+    def _follow_up(self, state, seat, follow) -> None:
+        """Answer `seat`'s own next questions, one step ahead each, `follow` at most."""
+        for _ in range(follow):
+            if (state.is_terminal() or state.current_player() != seat
+                    or state.pending.kind == "action"):
+                return
+            options = state.legal_actions()
+            state.apply(self._best(state, options, seat, 0).index)
+
     def _others_answer(self, state, seat) -> None:
+        """The others' next decisions, up to `ahead`, until `seat` decides again: each
+        takes the null move where there is one (a bid's "pass", a turn's "done", an
+        option whose value is "pass"), else an option at random. The null-move
+        assumption of game-tree search: what an option is worth if nobody answers it,
+        so a bid is seen paid at its own price, as it would be if nobody outbid it."""
         for _ in range(self.ahead):
             if state.is_terminal() or state.current_player() == seat:
                 return
-            options = state.legal_actions()
+            values = state.pending.values
+            null = [i for i, v in enumerate(values) if isinstance(v, str) and v in NULL_MOVES]
+            index = null[0] if null else self.rand.randrange(len(values))
             try:
-                state.apply(options[self.rand.randrange(len(options))].index)
+                state.apply(index)
             except RuleError:
                 return
+
+
+# Options that leave the game as it is: an auction's pass, the end of a turn.
+NULL_MOVES = frozenset({"pass", "done"})
 
 
 class Node:
