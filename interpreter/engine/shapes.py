@@ -67,8 +67,8 @@ def fast_validator(path: str, definition: str | None = None):
     fastjsonschema.JsonSchemaValueException. About 40 times faster than jsonschema on
     a save (40 µs against 1.7 ms for a mid-game Castles save). fastjsonschema knows
     drafts 4, 6 and 7 and silently ignores later keywords (`prefixItems`), so such a
-    schema must use draft-07 keywords only: tests/engine/test_save_check.py holds it
-    to that, and compares both validators' verdicts on fuzzed saves."""
+    schema must use draft-07 keywords only: tests/engine/test_fast_schema_check.py holds it
+    to that, and compares both validators' verdicts on fuzzed saves and log lines."""
     import fastjsonschema
     # use_default=False: never fill in defaults, the data is read, not changed
     return fastjsonschema.compile(_schema(path, definition), use_default=False, use_formats=False)

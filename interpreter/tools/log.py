@@ -16,7 +16,7 @@ from rulespec.limits import LOG_BYTES
 from ..engine.rig import Rig
 from ..engine.values import decode, display
 from ..engine import rng
-from ..engine.shapes import loads, read_capped, schema_validator, shape_problem
+from ..engine.shapes import loads, read_capped, schema_problem
 from .play import header, play
 
 
@@ -44,7 +44,7 @@ def read_log(path) -> list[dict]:
         except ValueError as e:
             raise CorruptFile(f"corrupt log: line {number} is not JSON ({_short(e)})",
                               file=str(path), line=number, col=1) from None
-        problem = shape_problem(schema_validator(LOG_SCHEMA, "header" if number == 1 else "event"), data)
+        problem = schema_problem(LOG_SCHEMA, data, "header" if number == 1 else "event")
         if problem:
             if number == 1 and not (isinstance(data, dict) and "rulespec_log" in data):
                 problem = "the first line is not a rulespec log header"

@@ -1,12 +1,13 @@
-"""The compiled save check (shapes.fast_validator, on fastjsonschema) refuses exactly
+"""The compiled schema checks (shapes.fast_validator, on fastjsonschema) refuse exactly
 what jsonschema refuses: the fast path must not weaken the check that names a
-damaged save corrupt (issue 14), only make it cheaper (issue 18).
+damaged save or log corrupt (issue 14), only make it cheaper (issue 18).
 
 fastjsonschema knows JSON Schema drafts 4-7 and silently ignores later keywords,
-so the first test holds save.schema.json to keywords it implements; the others
-compare both validators' verdicts on every place of real saves replaced by values
-that validators are known to disagree on (1.0 for an integer, true for 1, a
-trailing newline against `$`), and on Hypothesis-damaged saves.
+so the first test holds save.schema.json and log.schema.json to keywords it
+implements; the others compare both validators' verdicts on every place of real
+saves and log lines replaced by values that validators are known to disagree on
+(1.0 for an integer, true for 1, a trailing newline against `$`), and on
+Hypothesis-damaged saves and logs.
 """
 from __future__ import annotations
 
@@ -27,7 +28,8 @@ from interpreter.engine.shapes import (
     shape_problem,
 )
 from interpreter.engine.state import SAVE_SCHEMA
-from tests.hostile.test_fuzz_files import SAVE, _paths, _replace, damaged
+from interpreter.tools.log import LOG_SCHEMA
+from tests.hostile.test_fuzz_files import LOG_LINES, SAVE, _paths, _replace, damaged
 from tests.paths import ROOT
 
 # draft-07 keywords fastjsonschema implements (its draft07.py and the drafts before),
@@ -56,14 +58,21 @@ def _keywords(schema, found):
     return found
 
 
-def _verdicts(data):
+def _verdicts(data, schema=SAVE_SCHEMA, definition=None):
     """(fast accepts, jsonschema accepts) for one JSON value."""
     try:
-        fast_validator(SAVE_SCHEMA)(data)
+        fast_validator(schema, definition)(data)
         fast = True
     except JsonSchemaValueException:    # its only way to refuse: anything else is a bug
         fast = False
-    return fast, schema_validator(SAVE_SCHEMA).is_valid(data)
+    return fast, schema_validator(schema, definition).is_valid(data)
+
+
+LOG = [json.loads(line) for line in LOG_LINES]
+
+
+def _log_line(number):
+    return "header" if number == 0 else "event"
 
 
 def _mid_game_saves():
@@ -80,8 +89,9 @@ def _mid_game_saves():
 MID_GAME = _mid_game_saves()
 
 
-def test_the_save_schema_uses_only_keywords_the_compiled_check_honours():
-    schema = json.loads(Path(SAVE_SCHEMA).read_text(encoding="utf-8"))
+@pytest.mark.parametrize("path", [SAVE_SCHEMA, LOG_SCHEMA], ids=["save", "log"])
+def test_the_schema_uses_only_keywords_the_compiled_check_honours(path):
+    schema = json.loads(Path(path).read_text(encoding="utf-8"))
     assert schema["$schema"] == "http://json-schema.org/draft-07/schema#"
     unknown = _keywords(schema, set()) - HONOURED - ANNOTATIONS
     assert not unknown, f"fastjsonschema would not check {sorted(unknown)}"
@@ -110,3 +120,20 @@ def test_both_validators_agree_on_damaged_saves(data):
 def test_a_refused_save_is_worded_as_jsonschema_words_it(data):
     words = shape_problem(schema_validator(SAVE_SCHEMA), data)
     assert schema_problem(SAVE_SCHEMA, data) == words
+
+
+def test_both_validators_agree_on_every_place_of_a_log_replaced_by_a_tricky_value():
+    disagree = []
+    for number, line in enumerate(LOG[:12]):
+        assert _verdicts(line, LOG_SCHEMA, _log_line(number)) == (True, True)
+        disagree += [(number, path, value) for path in _paths(line) for value in TRICKY
+                     if len(set(_verdicts(_replace(line, path, value), LOG_SCHEMA, _log_line(number)))) == 2]
+    assert not disagree, disagree[:5]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, len(LOG) - 1).flatmap(lambda n: st.tuples(st.just(n), damaged(LOG[n]))))
+def test_both_validators_agree_on_damaged_log_lines(numbered):
+    number, data = numbered
+    fast, slow = _verdicts(data, LOG_SCHEMA, _log_line(number))
+    assert fast == slow
