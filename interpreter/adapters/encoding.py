@@ -32,28 +32,32 @@ player count and probe_games, byte for byte):
    rules), true and false, and every integer from the smallest to the largest the
    spec writes (at least 0..NUMBERS); each action without `for` once, each action
    with `for` once per atom; each menu option of each menu; each atom as a pick.
-2. Slots, for values the rules compute during play and the spec cannot name
-   statically — text built by `+` (Zena's "influence X at Y for 2"), coordinates
-   built from numbers, lists (Castles' [tile, cell]): such an option is
-   ("slot", K), the K-th computed option of the pending decision, in the engine's
-   order. Slots are positional, so their meaning is "the K-th computed option of
-   this decision", not a fixed value (the decision's site is in the state:
-   `state.pending.where`). There are four times as many slots as the widest such
-   decision met in `probe_games` seeded random games (uniform options, seeds
-   0..probe_games-1), at least MIN_SLOTS; one pool for all sites, so a site the
-   probe games never reached is covered too.
-Ids: named keys in sorted order, then slots in sorted order.
+2. Shapes, for values the rules compute during play and the spec cannot name
+   statically: lists (Castles' [tile, cell], Zena's [pawn, place]) and text built
+   by `+` (Zena's "influence X at Y for 2", a hex coordinate "4,-2"). Such a value
+   is read as a row of tokens: each item of a list, each piece of a text (split at
+   spaces and commas: a card id, a whole number, or a word). Its key is ("shape",
+   HEAD, TOKEN, ...), HEAD ("action", NAME) or ("pick",). Seeded random games
+   (uniform options, seeds 0..probe_games-1) find, per head and length, the tokens
+   met at each position; each is widened — a card to every card of its section of
+   `cards:`, a seat to every seat, a named number to the named range, a number
+   piece to the range met at that position; a word stays as met — and the keys
+   are every combination. So a computed option has one id whatever else is
+   offered beside it, the same in every state and game.
+Ids: named keys in sorted order, then shapes in sorted order.
 
-An option with no id (a computed option past the last slot) raises UnnamedOption naming the spec construct
-(FILE:LINE of the decision, its kind and the option's label); build with more
-probe_games.
+An option with no id (a shape or a word the probe games never met) raises
+UnnamedOption naming the spec construct (FILE:LINE of the decision, its kind and
+the option's label); build with more probe_games.
 Two options of one decision with the same key (a `choose one of` over a list that
 holds a value twice) share one id: `option_for` gives the first.
 """
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
+import re
 from functools import cached_property
 
 import numpy as np
@@ -64,8 +68,8 @@ from ..engine.flow import Option
 from ..engine.values import Seat, Zone
 
 NUMBERS = 100       # integers 0..NUMBERS are always named (counts, bids, coins)
-PROBE_GAMES = 16    # seeded random games that measure how many slots are needed
-MIN_SLOTS = 16      # slots at least, when any decision has a computed option
+PROBE_GAMES = 60    # seeded random games that find the shapes of computed options
+PIECES = re.compile(r"[^\s,]+|,")   # a computed text's pieces: words, numbers, commas
 PROBE_DECISIONS = 5_000   # a probe game stops after this many decisions
 
 
@@ -87,8 +91,11 @@ class ActionVocabulary:
         self.menus = _menu_sites(game)          # (file, line) -> written labels
         self.atoms = set(_atoms(game, players))
         named = set(self._named_keys())
-        slots = set(self._slot_keys(probe_games))
-        self.keys: list[tuple] = sorted(named, key=repr) + sorted(slots, key=repr)
+        self.sections: dict = {}
+        for card, attrs in game.cards.items():
+            self.sections.setdefault(attrs.get("kind"), []).append(card)
+        shapes = set(self._shape_keys(probe_games)) - named
+        self.keys: list[tuple] = sorted(named, key=repr) + sorted(shapes, key=repr)
         self.named_size = len(named)
         self._id = {key: i for i, key in enumerate(self.keys)}
         self.size = len(self.keys)
@@ -140,8 +147,7 @@ class ActionVocabulary:
         named = self._named(state.game, d.kind, value)
         if named is not None:
             return named
-        slot = sum(self._named(state.game, d.kind, v) is None for v in d.values[:index])
-        return ("slot", slot)
+        return self._shape(state.game, d.kind, value)
 
     def _named(self, game, kind, value) -> tuple | None:
         """A value's named key, or None when it is not made of one atom."""
@@ -165,8 +171,8 @@ class ActionVocabulary:
             raise UnnamedOption(
                 f"the action vocabulary of {self.game.name} ({self.players} players) "
                 f"has no id for the {d.kind} option {d.labels[index]!r} ({_name(key)}): a value the "
-                f"rules compute during play, past the {self.size - self.named_size} slots its probe "
-                f"games measured; build the vocabulary with more probe_games", file=file, line=line)
+                f"rules compute during play, of a shape or with a word its {PROBE_GAMES} probe "
+                f"games never met; build the vocabulary with more probe_games", file=file, line=line)
         return found
 
     def _named_keys(self):
@@ -181,20 +187,65 @@ class ActionVocabulary:
             yield from (("menu", file, line, label) for label in labels)
         yield from (("pick", atom) for atom in atoms)
 
-    def _slot_keys(self, probe_games: int):
-        """Slots: four times the widest computed decision met in seeded uniformly
-        random games, at least MIN_SLOTS; none when no probe game met one (step 2)."""
-        widest = 0
+    def _shape(self, game, kind, value) -> tuple:
+        """The shape key of a computed value (module doc, step 2)."""
+        if kind == "action":
+            name, bound = value
+            return ("shape", "action", name) + self._tokens(game, bound)
+        return ("shape", "pick") + self._tokens(game, value)
+
+    def _tokens(self, game, value) -> tuple:
+        if isinstance(value, (list, tuple)):
+            return tuple(t for v in value for t in self._tokens(game, v))
+        atom = canonical(game, value)
+        if atom in self.atoms or atom[0] != "word":
+            return (atom,)
+        return tuple(_piece(game, p) for p in PIECES.findall(value))
+
+    def _shape_keys(self, probe_games: int):
+        """Every combination of the widened tokens met at each position of each
+        shape in seeded uniformly random games (module doc, step 2)."""
+        seen: dict[tuple, list[set]] = {}
         for seed in range(probe_games):
             st, rand = self.game.new_state(self.players, seed), random.Random(seed)
             while not st.is_terminal() and st.decisions < PROBE_DECISIONS:
                 d = st.pending
-                if d.kind != "menu":
-                    width = sum(self._named(st.game, d.kind, v) is None for v in d.values)
-                    widest = max(widest, width)
+                for value in d.values if d.kind != "menu" else ():
+                    if self._named(st.game, d.kind, value) is None:
+                        key = self._shape(st.game, d.kind, value)
+                        head = key[:3] if key[1] == "action" else key[:2]
+                        slots = seen.setdefault((head, len(key)), [set() for _ in key[len(head):]])
+                        for slot, token in zip(slots, key[len(head):]):
+                            slot.add(token)
                 st.apply(rand.randrange(len(d.values)))
-        if widest:
-            yield from (("slot", k) for k in range(max(MIN_SLOTS, 4 * widest)))
+        for (head, _), slots in seen.items():
+            yield from (head + combo for combo in itertools.product(*map(self._widen, slots)))
+
+    def _widen(self, tokens: set) -> list:
+        """A position's tokens, each widened to its class (module doc, step 2)."""
+        out = set()
+        pieces = [t[2] for t in tokens if t[:2] == ("piece", "n")]
+        if pieces:
+            out.update(("piece", "n", k) for k in range(min(pieces), max(pieces) + 1))
+        for token in tokens:
+            if token[0] == "card":
+                out.update(("card", c) for c in self.sections[self.game.cards[token[1]].get("kind")])
+            elif token[0] == "seat":
+                out.update(("seat", s) for s in range(self.players))
+            elif token[0] == "n" and token in self.atoms:
+                out.update(a for a in self.atoms if a[0] == "n")
+            else:
+                out.add(token)
+        return sorted(out, key=repr)
+
+
+def _piece(game, piece: str) -> tuple:
+    """A piece of a computed text: a card, a whole number, or a word kept as met."""
+    if piece in game.cards:
+        return ("card", piece)
+    if piece.lstrip("-").isdigit():
+        return ("piece", "n", int(piece))
+    return ("piece", "w", piece)
 
 
 def canonical(game, value) -> tuple:
@@ -224,6 +275,9 @@ def _name(key: tuple) -> str:
     if kind == "menu":
         file, line, what = rest
         return f"{kind} {file.rsplit('/', 1)[-1]}:{line} {what}"
+    if kind == "shape":   # a computed text's pieces read as the text: "4,-2"
+        words = [str(p[2]) if p[0] == "piece" else _part(p) for p in rest[1:]]
+        return " ".join([rest[0]] + words).replace(" , ", ",")
     return " ".join([kind] + [_part(p) for p in rest])
 
 

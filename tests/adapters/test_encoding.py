@@ -72,9 +72,30 @@ def test_a_menu_option_is_named_by_its_site_and_label():
     assert [n.rsplit(" ", 1)[-1] for n in names] == [o.label for o in st.legal_actions()]
 
 
-def test_an_option_past_the_slots_names_the_decision():
+def test_a_computed_option_has_one_id_whatever_is_offered_beside_it():
+    """Castles' [tile, cell] placements and Zena's built texts: the same value is the
+    same id in every decision of every game (not its place among the options)."""
+    for spec, players in (("castles", 3), ("zena", 3)):
+        game = load_game(str(ROOT / "games" / f"{spec}.yaml"))
+        vocab = ActionVocabulary(game, players)
+        id_of, computed = {}, 0
+        for seed in range(2000, 2003):
+            st, rand = game.new_state(players, seed), random.Random(seed)
+            while not st.is_terminal():
+                d = st.pending
+                for index, action_id in enumerate(vocab.ids(st)):
+                    value = (d.kind, repr(d.values[index]))
+                    assert id_of.setdefault(value, action_id) == action_id, value
+                    computed += vocab.key(st, index)[0] == "shape"
+                st.apply(rand.randrange(len(d.values)))
+        assert computed > 100
+    assert any(n == "action place_tile card:inn#1 4,-2" for n in
+               ActionVocabulary(load_game(str(ROOT / "games" / "castles.yaml")), 3).names)
+
+
+def test_an_option_of_a_shape_no_probe_met_names_the_decision():
     game = load_game(str(ROOT / "games" / "zena.yaml"))
-    vocab = ActionVocabulary(game, 2, probe_games=0)   # no slot measured
+    vocab = ActionVocabulary(game, 2, probe_games=0)   # no shape met
     for seed in range(20):
         st, rand = game.new_state(2, seed), random.Random(seed)
         while not st.is_terminal():
