@@ -179,3 +179,15 @@ def test_a_parallel_game_is_the_game_the_engine_plays():
     while not st.is_terminal():   # the first legal id, as the parallel run took
         st.apply(vocab.option_for(st, min(vocab.ids(st))))
     assert st.scores() == p.unwrapped.state.scores() and st.decisions == p.unwrapped.state.decisions
+
+
+def test_the_readme_recipe_runs(monkeypatch):
+    """README.md, For researchers: the PettingZoo block (AEC and parallel) plays to the end."""
+    from tests.doc_blocks import blocks
+    recipe = next(b for b in blocks(ROOT / "README.md") if "parallel_env" in b.body)
+    assert recipe.marker.get("checked-by") == "tests/adapters/test_pettingzoo_env.py"
+    monkeypatch.chdir(ROOT)
+    space = {}
+    exec(compile(recipe.body, recipe.where, "exec"), space)
+    assert space["e"].unwrapped.state.is_terminal() and space["p"].unwrapped.state.is_terminal()
+    assert sum(space["rewards"].values()) == pytest.approx(1.0) or not space["p"].unwrapped.state.winner()
