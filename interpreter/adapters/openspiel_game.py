@@ -42,7 +42,9 @@ What OpenSpiel sees (Lanctot et al., "OpenSpiel", 2019, for the terms):
   read it (`visibility.decision_text`: '?' for another seat's secret choice),
   then the seat's view now. Observation string: the seat's view now; with no
   private information asked for (`IIGObservationType(private_info=NONE)`), a
-  spectator's view. Views come from `state.view(seat)` only
+  spectator's view. Observation tensor: ObservationLayout's vector of that view
+  (interpreter/adapters/encoding.py; `layout.describe()` names each offset); no
+  information-state tensor. Views come from `state.view(seat)` only
   (interpreter/engine/visibility.py), so nothing hidden from the seat reaches it.
   Limit: a card the seat saw once and cannot see now is remembered only through
   the decisions that named it.
@@ -63,6 +65,7 @@ import random
 import re
 from pathlib import Path
 
+import numpy as np
 import pyspiel
 
 from rulespec import validate
@@ -70,7 +73,7 @@ from rulespec.ast import Call, Secretly, walk
 from rulespec.errors import RulespecError
 from ..engine import visibility
 from ..engine.game import Game
-from .encoding import ActionVocabulary
+from .encoding import ActionVocabulary, ObservationLayout
 
 SHORT_NAME = "rulespec"
 PROBE_GAMES = 8
@@ -126,7 +129,7 @@ class RulespecGame(pyspiel.Game):
             reward_model=kind.RewardModel.TERMINAL,
             max_num_players=self.rules_game.max_players, min_num_players=self.rules_game.min_players,
             provides_information_state_string=True, provides_information_state_tensor=False,
-            provides_observation_string=True, provides_observation_tensor=False,
+            provides_observation_string=True, provides_observation_tensor=True,
             parameter_specification=_PARAMETERS)
 
     def _info(self, probe) -> pyspiel.GameInfo:
@@ -144,10 +147,11 @@ class RulespecGame(pyspiel.Game):
         return RulespecState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        """Strings from the seat's view (module docstring); no tensors yet."""
+        """Strings and the observation tensor from the seat's view (module docstring)."""
         if params:
             raise ValueError(f"observation parameters are not supported; passed {params}")
-        return ViewObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))
+        return ViewObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
+                            _layout(self.rules_game, self.n))
 
 
 def _text(path: str) -> str | None:
@@ -171,6 +175,12 @@ def _compiled(path: str, text: str, variant, players: int) -> tuple:
     probe = _probe(game, players)
     probe.chance = probe.chance or _has_chance(checked)
     return game, players, probe, _hides_anything(game, checked)
+
+
+@functools.lru_cache(maxsize=16)
+def _layout(game, players: int) -> ObservationLayout:
+    """The observation layout, once per compiled game and player count (probe games)."""
+    return ObservationLayout(game, players)
 
 
 @functools.lru_cache(maxsize=16)
@@ -332,16 +342,25 @@ class RulespecState(pyspiel.State):
 
 
 class ViewObserver:
-    """OpenSpiel's PyObserver interface (open_spiel/python/observation.py): strings
-    only for now (tensor None)."""
+    """OpenSpiel's PyObserver interface (open_spiel/python/observation.py): strings,
+    and without perfect recall the observation tensor: ObservationLayout's vector
+    (interpreter/adapters/encoding.py) of the seat's view, or of a spectator's
+    view read from the seat's place when no private information is asked for.
+    No information-state tensor (perfect recall): tensor None then."""
 
-    def __init__(self, iig_obs_type):
+    def __init__(self, iig_obs_type, layout):
         self.perfect_recall = iig_obs_type.perfect_recall
         self.private = iig_obs_type.private_info != pyspiel.PrivateInfoType.NONE
+        self.layout = layout
         self.tensor, self.dict = None, {}
+        if not self.perfect_recall:
+            self.tensor = np.zeros(layout.size, np.float32)
+            self.dict = {"observation": self.tensor}
 
     def set_from(self, state, player):
-        pass
+        if self.tensor is not None:
+            view = state.rules_state.view(player if self.private else None)
+            self.tensor[:] = self.layout.encode(view, player)
 
     def string_from(self, state, player):
         seat = player if self.private else None
@@ -428,6 +447,6 @@ pyspiel.register_game(
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=20, min_num_players=1,
         provides_information_state_string=True, provides_information_state_tensor=False,
-        provides_observation_string=True, provides_observation_tensor=False,
+        provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification=_PARAMETERS),
     RulespecGame)

@@ -141,6 +141,17 @@ def test_an_action_keeps_its_id_in_every_state():
     assert later == {label: a for label, a in first.items() if label != "b2"}
 
 
+def test_the_observation_tensor_is_the_layouts_vector_of_the_seats_view(kuhn):
+    from interpreter.adapters.encoding import ObservationLayout
+    state = deal(kuhn, "queen", "king")
+    layout = ObservationLayout(kuhn.rules_game, 2)
+    assert kuhn.observation_tensor_shape() == [layout.size]
+    for seat in (0, 1):
+        expected = layout.encode(state.rules_state.view(seat), seat)
+        assert np.array_equal(np.array(state.observation_tensor(seat), np.float32), expected)
+    assert state.observation_tensor(0) != state.observation_tensor(1)   # each sees its own card
+
+
 # ------------------------------------------------------------- hidden information
 def test_a_seats_strings_depend_only_on_what_it_may_see(kuhn):
     for mine in ("jack", "queen", "king"):
@@ -227,6 +238,7 @@ def test_swapping_cards_a_seat_cannot_see_changes_none_of_its_strings(big):
                         and {c.partition("#")[0] for c in st.zones[a]}
                         != {c.partition("#")[0] for c in st.zones[b]})
     before = [f(0) for f in (state.information_state_string, state.observation_string)]
+    tensor = list(state.observation_tensor(0))
     other = state.clone()
     zones, loc = other.rules_state.zones, other.rules_state.loc
     a = zones[mine][0]
@@ -234,6 +246,7 @@ def test_swapping_cards_a_seat_cannot_see_changes_none_of_its_strings(big):
     zones[mine][0], zones[theirs][zones[theirs].index(b)] = b, a
     loc[a], loc[b] = theirs, mine
     assert [f(0) for f in (other.information_state_string, other.observation_string)] == before
+    assert list(other.observation_tensor(0)) == tensor
     if mine in owned:                                         # its owner sees the change
         assert other.observation_string(mine.seat) != state.observation_string(mine.seat)
 
