@@ -115,21 +115,34 @@ def _spend(value, left, depth) -> list:
 
 
 def decode(data):
+    """A value from JSON data written by encode. Raises CorruptFile for data encode
+    cannot have written (a tag holding the wrong kind: {"$dict": 5}, {"$seat": "x"})."""
     if type(data) in _PLAIN:
         return data
     if isinstance(data, list):
-        return [decode(v) for v in data]
+        return [v if type(v) in _PLAIN else decode(v) for v in data]
     if isinstance(data, dict):
-        if "$zone" in data:
-            return Zone(data["$zone"])
-        if "$seat" in data:
-            return Seat(data["$seat"])
-        if "$dict" in data:
-            return {k: decode(v) for k, v in data["$dict"].items()}
-        if "$map" in data:
-            return {decode(k): decode(v) for k, v in data["$map"]}
-        raise CorruptFile(f"unexpected object in saved data: {sorted(data)[:3]}")
+        tag = next(iter(data), None)
+        inner = data.get(tag)
+        if len(data) != 1 or not isinstance(inner, _TAGGED.get(tag, ())) or type(inner) is bool:
+            raise CorruptFile(f"unexpected object in saved data: {sorted(data)[:3]}")
+        if tag == "$dict":
+            return {k: v if type(v) in _PLAIN else decode(v) for k, v in inner.items()}
+        if tag == "$map":
+            if not all(isinstance(pair, list) and len(pair) == 2 for pair in inner):
+                raise CorruptFile("unexpected object in saved data: a `$map` entry is not a pair")
+            return {_key(decode(k)): decode(v) for k, v in inner}
+        return Zone(inner) if tag == "$zone" else Seat(inner)
     return data
+
+
+_TAGGED = {"$zone": str, "$seat": int, "$dict": dict, "$map": list}   # what each tag holds
+
+
+def _key(value):
+    if isinstance(value, (list, dict)):
+        raise CorruptFile("unexpected object in saved data: a `$map` key is a list or map")
+    return value
 
 
 def display(value, names=None, _left=None, _depth=0) -> str:

@@ -97,6 +97,10 @@ def test_a_damaged_log_is_replayed_or_named_corrupt(tmp_path_factory, text):
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(damaged(SAVE))
 def test_a_damaged_save_loads_and_plays_on_or_is_named_corrupt(data):
+    _loads_and_plays_on_or_is_named_corrupt(data)
+
+
+def _loads_and_plays_on_or_is_named_corrupt(data):
     try:
         state = GAME.state_from_json(json.dumps(data))
         for _ in range(300):
@@ -105,3 +109,21 @@ def test_a_damaged_save_loads_and_plays_on_or_is_named_corrupt(data):
             state.apply(0)
     except RulespecError as e:
         assert e.message
+
+
+TAGS = st.sampled_from(["$dict", "$map", "$zone", "$seat"])
+
+
+@st.composite
+def saves_with_a_bad_tag(draw):
+    """The save with one value replaced by a tagged object (how zones, seats and maps
+    are saved) that holds any JSON: {"$dict": 5}, {"$map": [[[1], 2]]}, {"$seat": "x"}."""
+    places = [p for p in _paths(SAVE) if len(p) >= 2 and p[0] in ("globals", "per_player", "per_card", "stack")]
+    path = draw(st.sampled_from(places))
+    return _replace(SAVE, path, {draw(TAGS): draw(JSON)})
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(saves_with_a_bad_tag())
+def test_a_save_with_a_bad_tagged_value_loads_and_plays_on_or_is_named_corrupt(data):
+    _loads_and_plays_on_or_is_named_corrupt(data)
