@@ -176,3 +176,14 @@ def test_the_layout_is_described_offset_by_offset(spec):
     vector = layout.encode(st.view(0), 0)
     assert vector.shape == (layout.size,) and vector.dtype == np.float32
     assert layout.size < layout.full_size or layout.full_size < 40
+
+
+def test_docs_observations_table_holds_the_layouts_sizes():
+    """docs/observations.md: each row's full and kept sizes are the layout's."""
+    import re
+    text = (ROOT / "docs" / "observations.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| (castles|siena|zena) \| (\d) \| (\d+) \| (\d+) \|", text, re.M)
+    assert len(rows) == 9
+    for name, players, full, kept in rows:
+        layout = ObservationLayout(load_game(str(ROOT / "games" / f"{name}.yaml")), int(players))
+        assert (layout.full_size, layout.size) == (int(full), int(kept)), (name, players)
