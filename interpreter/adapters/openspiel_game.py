@@ -29,13 +29,16 @@ What OpenSpiel sees (Lanctot et al., "OpenSpiel", 2019, for the terms):
 - actions: ids of the spec's fixed action vocabulary
   (interpreter/adapters/encoding.py: ActionVocabulary for this player count), so
   an action keeps its id in every state and every game; legal_actions are the
-  ids of the legal options, sorted; `action_to_string` is the option's label;
-  num_distinct_actions is the vocabulary's size.
+  ids of the legal options, sorted (options sharing an id are one action: the
+  first); `action_to_string` is the option's label, or the id's name
+  (`vocab.names`) where it is not legal; num_distinct_actions is the
+  vocabulary's size.
 - chance outcomes: a draw's outcome is the card name's index among the spec's
   card names (in the spec's order: stable for the spec); a roll's or a pick's
-  outcome is DRAW_NAMES + its position in `chance_outcomes()` (a roll of k:
-  k - 1). max_chance_outcomes covers every card name plus twice the most roll or
-  pick outcomes the probe games met.
+  outcome is the number of card names + its position in `chance_outcomes()` (a
+  roll of k: k - 1 after them). max_chance_outcomes covers every card name plus
+  twice the most roll or pick outcomes the probe games met (more raises
+  RulespecError, naming the bound).
 - max_game_length: decisions (chance outcomes not counted); a game still running
   after that many decisions ends, "cut off", scored as it stands.
 - information state string (perfect recall): every past decision as the seat
@@ -55,7 +58,8 @@ What OpenSpiel sees (Lanctot et al., "OpenSpiel", 2019, for the terms):
   text, variant and player count, so loading it again is quick.
 
 Probe games: PROBE_GAMES seeded games with uniformly random decisions and chance
-outcomes drawn by their probabilities, played once per game loaded.
+outcomes drawn by their probabilities, played once per spec text, variant and
+player count.
 """
 from __future__ import annotations
 
@@ -271,7 +275,7 @@ class RulespecState(pyspiel.State):
         return int(st.current_player())
 
     def _legal_actions(self, player):
-        return sorted(self._g.vocab.ids(self.rules_state))
+        return sorted(set(self._g.vocab.ids(self.rules_state)))
 
     def chance_outcomes(self):
         st = self.rules_state
@@ -313,7 +317,10 @@ class RulespecState(pyspiel.State):
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
             return str(self._outcome_value(self.rules_state, action))
-        return self._g.vocab.option_for(self.rules_state, action).label
+        st, vocab = self.rules_state, self._g.vocab
+        if action in vocab.ids(st):
+            return vocab.option_for(st, action).label
+        return vocab.names[action]     # OpenSpiel may name an action of another state
 
     def is_terminal(self):
         return self.rules_state.is_terminal()
@@ -406,11 +413,11 @@ def _check_returns(game: RulespecGame, scores: list[float]) -> None:
 
 
 class _Probe:
-    """What PROBE_GAMES random games met: chance, the most options of a decision, the
-    most outcomes of a roll or pick, and whether every game's scores summed to 0."""
+    """What PROBE_GAMES random games met: chance, the most outcomes of a roll or
+    pick, and whether every game's scores summed to 0 (and were not all 0)."""
 
     def __init__(self):
-        self.chance, self.most_options, self.most_other_outcomes = False, 1, 0
+        self.chance, self.most_other_outcomes = False, 0
         self.zero_sum, self.scored = True, False
 
 
@@ -427,9 +434,7 @@ def _probe(game, players: int) -> _Probe:
                 values, weights = zip(*outcomes)
                 st.apply_chance(rand.choices(values, weights)[0])
                 continue
-            count = len(st.legal_actions())
-            found.most_options = max(found.most_options, count)
-            st.apply(rand.randrange(count))
+            st.apply(rand.randrange(len(st.legal_actions())))
         scores = st.scores()
         found.zero_sum = found.zero_sum and sum(scores) == 0
         found.scored = found.scored or any(scores)

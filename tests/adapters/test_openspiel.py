@@ -139,6 +139,7 @@ def test_an_action_keeps_its_id_in_every_state():
     state.apply_action(first["b2"])
     later = {state.action_to_string(1, a): a for a in state.legal_actions()}
     assert later == {label: a for label, a in first.items() if label != "b2"}
+    assert state.action_to_string(1, first["b2"]) == "action mark card:b2"   # not legal: its name
 
 
 def test_the_observation_tensor_is_the_layouts_vector_of_the_seats_view(kuhn):
