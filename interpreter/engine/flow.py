@@ -208,7 +208,7 @@ def run(st, finish_when_done: bool = True) -> None:
                     _check_end(st, program.exit_checks, watch)
                 continue
             if explicit is not None:
-                kept = chance.keep(st)
+                kept = chance.keep(st) if chance.may_stop(game, program, pc) else None
             fr.pc = pc + 1
             program.code[pc](st, fr)
             if explicit is not None:
@@ -230,6 +230,8 @@ def run(st, finish_when_done: bool = True) -> None:
             if watch is not None:
                 watch.flow_ended()
     except chance.ChanceNeeded as need:   # a random event waits: the instruction runs again
+        if kept is None:
+            raise AssertionError(f"chance at {program.key}:{pc}, judged chance-free") from None
         chance.put_back(st, kept, need)
     except OSError:     # a closed pipe or full disk under a trace printer: not the rules' fault
         raise

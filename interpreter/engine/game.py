@@ -8,7 +8,7 @@ from rulespec.identity import spec_id
 from rulespec.scope import assigned_names, for_variable
 
 from rulespec.errors import RuleError, RulespecError
-from . import faults
+from . import chance, faults
 from rulespec.limits import Limits
 from .boards import Board
 from .compile import Compiler
@@ -207,6 +207,7 @@ class Game:
                         prelude=_fires(when, "trigger:" + name))
             self.end_conditions = [(n, expr(("end", n, "when"))) for n in self.data.get("end") or {}]
             self._plan_end_checks(by_path)
+            self.chance_points = chance.plan(self.programs, rules)
             self.invariants = [(n, outside(("invariants", n), f"invariant {n}"))
                                for n in self.data.get("invariants") or {}]
             scoring = self.data.get("scoring") or {}

@@ -100,6 +100,21 @@ def test_two_rolls_in_one_statement_and_a_weighted_pick():
     assert len(leaves) == 36 * 2
 
 
+def test_the_state_is_copied_only_before_instructions_that_may_meet_chance():
+    """The run loop copies the state before an instruction only when the instruction
+    calls draw, roll or random_of (chance.plan); a random call inside an expression
+    rule, which runs inside other instructions, makes every instruction count."""
+    kuhn = load_game(KUHN)
+    flagged = {key: [pc for pc, may in enumerate(points) if may] for key, points in kuhn.chance_points.items()}
+    assert sum(map(len, flagged.values())) == 1 and len(flagged["flow"]) == 1   # the deal
+    in_a_function = DICE.replace("total = roll(6) + roll(6)", "total = two_dice()") + \
+        "functions:\n  two_dice: {expr: 'roll(6) + roll(6)'}\n"
+    game = load_game("dice.yaml", text=in_a_function)
+    assert game.chance_points == {}
+    leaves = walk(game.new_state(1, chance="explicit"))
+    assert len(leaves) == 36 * 2 and sum(p for p, s in leaves if s.g["total"] == 7) == pytest.approx(6 / 36)
+
+
 def test_explicit_chance_changes_nothing_when_outcomes_follow_the_generator():
     """Answering each chance node with what the generator would have drawn plays
     the sampled game exactly."""
