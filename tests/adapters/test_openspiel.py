@@ -5,6 +5,8 @@ for the first player (Kuhn 1950); OpenSpiel's MCTS bot plays the three games to
 the end; a seat's strings hold only what its view holds."""
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -261,3 +263,17 @@ def test_a_game_longer_than_max_game_length_is_cut_off_there():
         state.apply_action(state.legal_actions()[0])          # a1 a2 a3 b1: no line yet
     assert state.is_terminal() and state.rules_state.ended_by == "cut off"
     assert state.returns() == [0.0, 0.0]
+
+
+def test_kuhns_openspiel_playthrough_is_as_recorded(monkeypatch):
+    """OpenSpiel's playthrough format (open_spiel/integration_tests/playthroughs): the
+    game's type and sizes, then every state of one seeded game with its strings,
+    tensors, legal actions and returns. REGOLD=1 rewrites it; read the diff."""
+    from open_spiel.python.algorithms import generate_playthrough
+    monkeypatch.chdir(ROOT)
+    text = generate_playthrough.playthrough("rulespec(spec=tests/games/kuhn.yaml,players=2)",
+                                            action_sequence=None, seed=1)
+    golden = TESTS / "golden" / "openspiel-kuhn.txt"
+    if os.environ.get("REGOLD") or not golden.exists():
+        golden.write_text(text, encoding="utf-8")
+    assert text == golden.read_text(encoding="utf-8")
