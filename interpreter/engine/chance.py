@@ -42,16 +42,21 @@ class ChanceNeeded(Exception):
 
 class Explicit:
     """A state's explicit-chance book-keeping: the answers given to the instruction
-    being run, how many it has used, the node waiting, the unordered zones."""
-    __slots__ = ("answers", "used", "node", "unordered")
+    being run, how many it has used, the node waiting, and the unordered groups.
+
+    `group` maps a card to its group's id: the cards of one group lie in one zone,
+    and which of them sits at which of their positions is not known yet (every
+    assignment equally likely). A card in no group has a known position."""
+    __slots__ = ("answers", "used", "node", "group", "groups")
 
     def __init__(self):
-        self.answers, self.used, self.node, self.unordered = [], 0, None, set()
+        self.answers, self.used, self.node = [], 0, None
+        self.group, self.groups = {}, 0     # card -> group id; ids handed out so far
 
     def copy(self) -> "Explicit":
         other = Explicit()
         other.answers, other.used, other.node = list(self.answers), self.used, self.node
-        other.unordered = set(self.unordered)
+        other.group, other.groups = dict(self.group), self.groups
         return other
 
     def take(self, kind: str):
@@ -83,32 +88,111 @@ def pick(st, labels: list[str]) -> int:
 
 
 def shuffled(st, zone) -> None:
-    st.explicit.unordered.add(zone)
+    """Make every card of `zone` one unordered group. The list is put in the spec's
+    card order, so no seed shows through a read that walks the zone (cards(),
+    `for c in zone`): in explicit mode the state's generator decides nothing."""
+    order = _spec_order(st.game)
+    cards = st.zones[zone]
+    cards.sort(key=order.__getitem__)
+    _regroup(st.explicit, cards)
 
 
-def draw(st, src) -> None:
-    """Bring the card drawn to the top of an unordered zone (none: not a chance event)."""
-    if src not in st.explicit.unordered:
+def _spec_order(game) -> dict:
+    order = getattr(game, "_chance_order", None)
+    if order is None:
+        order = {card: i for i, card in enumerate(game.cards)}
+        game._chance_order = order
+    return order
+
+
+def _regroup(ex: Explicit, cards: list) -> None:
+    """`cards` become a group of their own (one card alone is known: no group)."""
+    if len(cards) < 2:
+        for c in cards:
+            ex.group.pop(c, None)
         return
-    cards = st.zones[src]
-    if not cards:
+    ex.groups += 1
+    for c in cards:
+        ex.group[c] = ex.groups
+
+
+def _name(card: str) -> str:
+    return card.partition("#")[0]
+
+
+def reveal(st, zone, i) -> None:
+    """Fix the card at position `i` of `zone` (0 the top, -1 the bottom) before a
+    rule reads it. When that position belongs to an unordered group this is a
+    chance node (kind "draw") over the names of the group's cards, each with its
+    share; the card named is swapped into position `i` and leaves the group, so
+    the rest stay unordered over the remaining positions (uniform before, uniform
+    after). A known position, or `i` out of range, asks nothing."""
+    ex = st.explicit
+    if not ex.group or type(i) is not int:
         return
-    answer = st.explicit.take("draw")
+    cards = st.zones[zone]
+    if not -len(cards) <= i < len(cards):
+        return
+    here = cards[i]
+    gid = ex.group.get(here)
+    if gid is None:
+        return
+    members = [c for c in cards if ex.group.get(c) == gid]
+    answer = ex.take("draw")
     if answer is None:
-        held, counts = set(cards), {}
-        for card in st.game.cards:    # in the spec's order, so outcomes are listed alike
-            if card in held:
-                name = card.partition("#")[0]
-                counts[name] = counts.get(name, 0) + 1
-        raise ChanceNeeded("draw", [(name, k / len(cards)) for name, k in counts.items()])
-    found = next(c for c in cards if c.partition("#")[0] == answer)
-    cards.remove(found)
-    cards.insert(0, found)
+        raise ChanceNeeded("draw", _shares(st, members))
+    found = here if _name(here) == answer else next(c for c in members if _name(c) == answer)
+    j = cards.index(found)
+    cards[j], cards[i] = here, found
+    members.remove(found)
+    del ex.group[found]
+    if len(members) < 2:
+        _regroup(ex, members)
 
 
-def placed_on(st, zone) -> None:
-    """Cards put on a zone by anything but a shuffle: its order is no longer chance."""
-    st.explicit.unordered.discard(zone)
+def _shares(st, members: list) -> list:
+    """[(card name, share)] of `members`, names in the spec's order (so the outcomes
+    of equal groups are listed alike)."""
+    counts: dict = {}
+    for card in sorted(members, key=_spec_order(st.game).__getitem__):
+        name = _name(card)
+        counts[name] = counts.get(name, 0) + 1
+    return [(name, k / len(members)) for name, k in counts.items()]
+
+
+def reveal_from_top(st, zone, card) -> None:
+    """Fix positions of `card`'s group from the top down until `card`'s own is known
+    (index_of reads it). Each step is a reveal."""
+    ex = st.explicit
+    cards = st.zones[zone]
+    while ex.group.get(card) is not None and card in cards:
+        gid = ex.group[card]
+        reveal(st, zone, next(i for i, c in enumerate(cards) if ex.group.get(c) == gid))
+
+
+def reveal_all(st, zone) -> None:
+    """Fix every position of `zone` (a read of its whole order: reverse, rotate)."""
+    for i in range(len(st.zones[zone])):
+        reveal(st, zone, i)
+
+
+def taking(st, cards) -> None:
+    """Cards about to be moved (to the top or the bottom of any zone). Those moved
+    out of one group at once stay unordered among themselves, as a new group where
+    they land; one alone is known. A group left with one card is known too."""
+    ex = st.explicit
+    if not ex.group:
+        return
+    moved: dict = {}
+    for c in (cards if isinstance(cards, list) else [cards]):
+        gid = ex.group.get(c) if isinstance(c, str) else None
+        if gid is not None:
+            moved.setdefault(gid, []).append(c)
+    for gid, out in moved.items():
+        left = [c for c in st.zones[st.loc[out[0]]] if ex.group.get(c) == gid and c not in out]
+        _regroup(ex, list(dict.fromkeys(out)))
+        if len(left) < 2:
+            _regroup(ex, left)
 
 
 def outcome_index(node: ChanceNeeded, outcome) -> int:
@@ -171,6 +255,6 @@ def put_back(st, kept: tuple, need: ChanceNeeded) -> None:
         setattr(st, name, getattr(copy, name))
     if st.events is not None:
         del st.events[events:]
-    st.explicit.unordered = copy.explicit.unordered
+    st.explicit.group, st.explicit.groups = copy.explicit.group, copy.explicit.groups
     st.explicit.used = 0
     st.explicit.node = need

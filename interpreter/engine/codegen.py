@@ -22,6 +22,7 @@ from rulespec.scope import CARD_FIELDS, LAYOUT_FIELDS, RESULT_KEYS
 
 from rulespec.errors import RuleError
 from rulespec.limits import check_number, too_big
+from . import chance
 from .functions import FUNCTIONS, _items
 from .values import Seat, Zone, display, player_zone
 
@@ -376,6 +377,8 @@ def _contains(st, container):
 
 def _index(st, container, key):
     if isinstance(container, Zone):
+        if st.explicit is not None:     # a position read: a chance node while unordered
+            chance.reveal(st, container, key)
         container = st.zones[container]
     return container[key]
 

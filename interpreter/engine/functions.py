@@ -103,11 +103,15 @@ def sort(st, xs, by=None, descending=False):
 
 
 def first(st, xs):
+    if st.explicit is not None and isinstance(xs, Zone):
+        chance.reveal(st, xs, 0)
     items = _items(st, xs)
     return items[0] if items else None
 
 
 def last(st, xs):
+    if st.explicit is not None and isinstance(xs, Zone):
+        chance.reveal(st, xs, -1)
     items = _items(st, xs)
     return items[-1] if items else None
 
@@ -124,16 +128,33 @@ def remove(st, xs, x):
 
 
 def index_of(st, xs, x):
+    if st.explicit is not None and isinstance(xs, Zone):
+        chance.reveal_from_top(st, xs, x)
     items = _items(st, xs)
     return items.index(x) if x in items else None
 
 
 def rotate(st, xs, start):
+    if st.explicit is not None and isinstance(xs, Zone):
+        chance.reveal_all(st, xs)
     items = _items(st, xs)
     if start not in items:
         raise RuleError(f"rotate: {display(start)} is not in {display(items)}")
     i = items.index(start)
     return items[i:] + items[:i]
+
+
+def reverse(st, xs):
+    if st.explicit is not None and isinstance(xs, Zone):
+        chance.reveal_all(st, xs)
+    return list(reversed(_items(st, xs)))
+
+
+def top(st, zone):
+    if st.explicit is not None:
+        chance.reveal(st, zone, 0)
+    cards = st.zones[zone]
+    return cards[0] if cards else None
 
 
 def unique(st, xs):
@@ -222,7 +243,7 @@ def draw(st, src, dst, n=1):
         if st.rig:
             rig.draw(st, src)
         if st.explicit is not None:
-            chance.draw(st, src)
+            chance.reveal(st, src, 0)
         card = st.zones[src][0]
         move(st, card, dst)
         drawn.append(card)
@@ -252,16 +273,16 @@ def _put(st, cards, zone, at_end):
 
 def move(st, cards, zone, out_of=None):
     _taken(st, cards, out_of)
-    _put(st, list(reversed(_many(cards))), zone, at_end=False)
     if st.explicit is not None:
-        chance.placed_on(st, zone)
+        chance.taking(st, cards)
+    _put(st, list(reversed(_many(cards))), zone, at_end=False)
 
 
 def move_bottom(st, cards, zone, out_of=None):
     _taken(st, cards, out_of)
-    _put(st, cards, zone, at_end=True)
     if st.explicit is not None:
-        chance.placed_on(st, zone)
+        chance.taking(st, cards)
+    _put(st, cards, zone, at_end=True)
 
 
 def _taken(st, cards, out_of) -> None:
@@ -382,7 +403,7 @@ FUNCTIONS = {
     "range": lambda st, a, b=None: int_range(st, 0, a) if b is None else int_range(st, a, b),
     "sort": sort, "first": first, "last": last, "append": append, "remove": remove,
     "index_of": index_of,
-    "reverse": lambda st, xs: list(reversed(_items(st, xs))),
+    "reverse": reverse,
     "rotate": rotate, "unique": unique,
     "occurrences": lambda st, xs, x: _items(st, xs).count(x),
     "keys": lambda st, m: list(m),
@@ -391,7 +412,7 @@ FUNCTIONS = {
     "next_player": next_player, "previous_player": previous_player,
     "others": others, "clockwise_from": clockwise_from,
     "cards": lambda st, z: list(st.zones[z]),
-    "top": lambda st, z: st.zones[z][0] if st.zones[z] else None,
+    "top": top,
     "name": lambda st, c: _card(st, c)["name"],
     "kind": lambda st, c: _card(st, c)["kind"],
     "has": has, "find": find, "named": named, "where": where, "owner": owner,
