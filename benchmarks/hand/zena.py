@@ -26,11 +26,12 @@ the two (tests/benchmarks/test_hand_zena.py).
 Chance. Every random event goes through a chooser: `RandomChance`
 (random.Random(seed)) by default, or one that feeds the outcomes of another
 engine (the differential test feeds rulespec's).
-A shuffled deck stays "unordered" until a known card is put on it: until
-then each draw from it is a chance event (which card comes up), afterwards
-draws take the top card. That is rulespec's explicit-chance model
+A shuffled deck is unordered where no card has been drawn yet (`Deck.lo:hi`);
+cards put on top of it or at its bottom are known. Taking or turning the top
+card is a chance event (which card comes up) while it lies in the unordered
+part, a plain read once it is known. That is rulespec's explicit-chance model
 (interpreter/engine/chance.py), so both can be given the same outcomes;
-with RandomChance a draw from an unordered deck simply takes the top card of
+with RandomChance a draw from the unordered part simply takes the top card of
 the shuffled list.
 """
 from __future__ import annotations
@@ -114,22 +115,45 @@ class RandomChance:
 
 
 class Deck:
-    """A face-down pile, top first. `unordered`: shuffled, and nothing known put on it since."""
-    __slots__ = ("name", "cards", "unordered")
+    """A face-down pile, top first. cards[lo:hi] is its unordered part: shuffled and
+    not drawn yet, so which card lies where in it is chance; cards put on top
+    (before lo) or at the bottom (from hi) are known. lo == hi: all known."""
+    __slots__ = ("name", "cards", "lo", "hi")
 
-    def __init__(self, name: str, cards: list, unordered: bool = False):
-        self.name, self.cards, self.unordered = name, cards, unordered
+    def __init__(self, name: str, cards: list, lo: int = 0, hi: int = 0):
+        self.name, self.cards, self.lo, self.hi = name, cards, lo, hi
 
     def copy(self) -> "Deck":
-        return Deck(self.name, list(self.cards), self.unordered)
+        return Deck(self.name, list(self.cards), self.lo, self.hi)
 
     def put_top(self, ids) -> None:
         self.cards[:0] = ids
-        self.unordered = False
+        if self.hi:
+            self.lo, self.hi = self.lo + len(ids), self.hi + len(ids)
 
     def put_bottom(self, ids) -> None:
         self.cards.extend(ids)
-        self.unordered = False
+
+    def shuffled(self, order: list) -> None:
+        self.cards[:] = order
+        self.lo, self.hi = (0, len(order)) if len(order) > 1 else (0, 0)
+
+    def take_top(self, chance):
+        """The top card, taken off (None when empty): a chance event when it lies in
+        the unordered part, which then shrinks; one card left there is known."""
+        cards = self.cards
+        if not cards:
+            return None
+        if self.hi and not self.lo:
+            card = cards.pop(chance.draw(self.name, cards[:self.hi]))
+            self.hi -= 1
+        else:
+            card = cards.pop(0)
+            if self.hi:
+                self.lo, self.hi = self.lo - 1, self.hi - 1
+        if self.hi - self.lo < 2:
+            self.lo = self.hi = 0
+        return card
 
 
 class Player:
@@ -277,17 +301,11 @@ class Zena:
 
     # ------------------------------------------------------------ helpers
     def _shuffle(self, deck: Deck) -> None:
-        deck.cards[:] = self.chance.shuffle(deck.name, deck.cards)
-        deck.unordered = True
+        deck.shuffled(self.chance.shuffle(deck.name, deck.cards))
 
     def _draw(self, deck: Deck):
         """The top card of `deck` (a chance event while it is unordered), or None."""
-        cards = deck.cards
-        if not cards:
-            return None
-        if deck.unordered:
-            return cards.pop(self.chance.draw(deck.name, cards))
-        return cards.pop(0)
+        return deck.take_top(self.chance)
 
     def _draw_into(self, deck: Deck, hand: list) -> None:
         card = self._draw(deck)
@@ -308,7 +326,7 @@ class Zena:
         decks = self.decks
         events = decks["event_deck"]
         self._shuffle(events)
-        events.cards.pop(0)                       # one Event removed unseen
+        self._draw(events)                        # one Event removed unseen
         if not self.advanced:
             action = decks["action_deck"]
             action.cards = [c for c in action.cards if self.cards[c].area != "streets"]
@@ -388,12 +406,12 @@ class Zena:
     # ------------------------------------------------------------ a round
     def _next_round(self) -> None:
         """One round per Event card left: Event, Actions, Resolution, End; then the end."""
-        events = self.decks["event_deck"].cards
-        if not events:
+        events = self.decks["event_deck"]
+        if not events.cards:
             self._final_scoring()
             return
         self.round += 1
-        self.event = self.cards[events.pop(0)]
+        self.event = self.cards[self._draw(events)]
         for player in self.players:
             player.coins += self.event.income
         order = self._clockwise_from(self.first_player)
@@ -404,10 +422,9 @@ class Zena:
                    (Zena._end_of_round, ()))
 
     def _reveal_fort(self) -> None:
-        forts = self.decks["fort_deck"].cards
-        if not forts:
+        fort = self._draw(self.decks["fort_deck"])
+        if fort is None:
             return
-        fort = forts.pop(0)
         self._enter_play(fort, "fort")
         self._then(*[(Zena._offer_influence, (seat, fort, 0))
                      for seat in self._clockwise_from(self.first_player)

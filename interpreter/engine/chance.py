@@ -124,7 +124,8 @@ def reveal(st, zone, i) -> None:
     """Fix the card at position `i` of `zone` (0 the top, -1 the bottom) before a
     rule reads it. When that position belongs to an unordered group this is a
     chance node (kind "draw") over the names of the group's cards, each with its
-    share; the card named is swapped into position `i` and leaves the group, so
+    share; the card named (of equal ones, the first in the spec's card order) is
+    swapped into position `i` and leaves the group, so
     the rest stay unordered over the remaining positions (uniform before, uniform
     after). A known position, or `i` out of range, asks nothing."""
     ex = st.explicit
@@ -141,7 +142,8 @@ def reveal(st, zone, i) -> None:
     answer = ex.take("draw")
     if answer is None:
         raise ChanceNeeded("draw", _shares(st, members))
-    found = here if _name(here) == answer else next(c for c in members if _name(c) == answer)
+    order = _spec_order(st.game)    # of equal cards, the first in the spec comes up
+    found = min((c for c in members if _name(c) == answer), key=order.__getitem__)
     j = cards.index(found)
     cards[j], cards[i] = here, found
     members.remove(found)

@@ -12,7 +12,7 @@ the game, this test fails.
 from __future__ import annotations
 
 import random
-from collections import Counter, defaultdict, deque
+from collections import Counter, deque
 
 import pytest
 
@@ -25,13 +25,14 @@ GAMES = {None: 30, "advanced": 15}     # random games per player count
 
 
 class FedChance:
-    """The anchor's random events, answered with rulespec's outcomes in order.
-    Shuffles come from rulespec's event log (per deck); draws, rolls and picks
-    from the outcomes given at its chance nodes, each queued with the node's
-    outcome list, so the anchor's event must have the same outcomes and odds."""
+    """The anchor's random events, answered with rulespec's outcomes in order: draws,
+    rolls and picks from the outcomes given at its chance nodes, each queued with
+    the node's outcome list, so the anchor's event must have the same outcomes and
+    odds. A shuffle decides nothing: each card that comes up from the shuffled
+    part of a deck is a draw, in rulespec as in the anchor."""
 
-    def __init__(self):
-        self.shuffles = defaultdict(deque)
+    def __init__(self, order: dict):
+        self.order = order      # card id -> its place in the spec
         self.draws, self.rolls, self.picks = deque(), deque(), deque()
 
     def _next(self, queue, what):
@@ -40,16 +41,15 @@ class FedChance:
         return queue.popleft()
 
     def shuffle(self, deck, ids):
-        order = self._next(self.shuffles[deck], f"shuffle of {deck}")
-        assert sorted(order) == sorted(ids), f"{deck}: the two engines shuffle different cards"
-        return list(order)
+        return list(ids)
 
     def draw(self, deck, ids):
         name, outcomes = self._next(self.draws, f"draw from {deck}")
         held = Counter(c.partition("#")[0] for c in ids)
         assert held == {k: round(p * len(ids)) for k, p in outcomes}, \
             f"a draw from {deck}: the two decks hold different cards"
-        return next(i for i, c in enumerate(ids) if c.partition("#")[0] == name)
+        named = [i for i, c in enumerate(ids) if c.partition("#")[0] == name]
+        return min(named, key=lambda i: self.order[ids[i]])   # as rulespec: the first in the spec
 
     def roll(self, sides):
         value, outcomes = self._next(self.rolls, "roll")
@@ -62,7 +62,7 @@ class FedChance:
         return index
 
     def left_over(self) -> list:
-        return [q for q in (self.draws, self.rolls, self.picks, *self.shuffles.values()) if q]
+        return [q for q in (self.draws, self.rolls, self.picks) if q]
 
 
 class Lockstep:
@@ -70,14 +70,14 @@ class Lockstep:
 
     def __init__(self, game, variant, players, seed):
         self.rng = random.Random(seed)
-        self.state = game.new_state(players, seed, record=True, chance="explicit")
-        self.fed, self.logged = FedChance(), 0
+        self.state = game.new_state(players, seed, chance="explicit")
+        self.fed = FedChance({card: i for i, card in enumerate(game.cards)})
         self._settle()
         self.hand = zena.new_game(players, seed, variant=variant, chooser=self.fed)
 
     def _settle(self):
         """Answer rulespec's chance nodes at random up to its next decision, queueing
-        every outcome (and the shuffles it logged meanwhile) for the anchor."""
+        every outcome for the anchor."""
         state = self.state
         while state.is_chance_node():
             kind = state.explicit.node.kind
@@ -87,11 +87,6 @@ class Lockstep:
             state.apply_chance(value)
             {"draw": self.fed.draws, "roll": self.fed.rolls, "pick": self.fed.picks}[kind].append(
                 (i if kind == "pick" else value, outcomes))
-        for event in state.events[self.logged:]:
-            if event.get("chance") == "shuffle":
-                zone, order = event["details"]
-                self.fed.shuffles[zone["$zone"]].append(order)
-        self.logged = len(state.events)
 
     def check(self, where):
         state, hand = self.state, self.hand
