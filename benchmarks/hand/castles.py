@@ -25,7 +25,8 @@ Random events: by default the game draws from piles shuffled with its own
 `f(kind, outcomes)` instead, outcomes [(value, probability)] in the spec's card
 order, exactly where rulespec's explicit chance nodes stand ("draw": a card or
 tile name from a shuffled pile; "pick": a region board's name, or a seat number
-for the start player), and takes the value it returns.
+for the start player), and takes the value it returns. A draw from a pile
+whose cards are all alike is certain and asks nothing, as in rulespec.
 """
 from __future__ import annotations
 
@@ -327,6 +328,8 @@ class Castles:
         if self.chooser is None:
             return pile.pop()
         counts = Counter(pile)
+        if len(counts) == 1:        # all alike: certain, not a chance event (as in rulespec)
+            return pile.pop()
         name = self.chooser("draw", [(x, counts[x] / len(pile)) for x in order if x in counts])
         pile.remove(name)
         return name

@@ -140,12 +140,15 @@ class Deck:
 
     def take_top(self, chance):
         """The top card, taken off (None when empty): a chance event when it lies in
-        the unordered part, which then shrinks; one card left there is known."""
+        the unordered part, which then shrinks (unless the cards there are all
+        alike); one card left there is known."""
         cards = self.cards
         if not cards:
             return None
         if self.hi and not self.lo:
-            card = cards.pop(chance.draw(self.name, cards[:self.hi]))
+            part = cards[:self.hi]
+            alike = len({c.partition("#")[0] for c in part}) == 1   # certain: no chance event
+            card = cards.pop(0 if alike else chance.draw(self.name, part))
             self.hi -= 1
         else:
             card = cards.pop(0)

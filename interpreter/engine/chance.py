@@ -127,7 +127,8 @@ def reveal(st, zone, i) -> None:
     share; the card named (of equal ones, the first in the spec's card order) is
     swapped into position `i` and leaves the group, so
     the rest stay unordered over the remaining positions (uniform before, uniform
-    after). A known position, or `i` out of range, asks nothing."""
+    after). A known position, a group of equal cards, or `i` out of range asks
+    nothing."""
     ex = st.explicit
     if not ex.group or type(i) is not int:
         return
@@ -139,9 +140,13 @@ def reveal(st, zone, i) -> None:
     if gid is None:
         return
     members = [c for c in cards if ex.group.get(c) == gid]
-    answer = ex.take("draw")
-    if answer is None:
-        raise ChanceNeeded("draw", _shares(st, members))
+    shares = _shares(st, members)
+    if len(shares) == 1:    # all alike: the name is certain, nothing to ask
+        answer = shares[0][0]
+    else:
+        answer = ex.take("draw")
+        if answer is None:
+            raise ChanceNeeded("draw", shares)
     order = _spec_order(st.game)    # of equal cards, the first in the spec comes up
     found = min((c for c in members if _name(c) == answer), key=order.__getitem__)
     j = cards.index(found)

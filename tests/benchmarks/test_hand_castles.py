@@ -53,10 +53,10 @@ class Lockstep:
 
     def __init__(self, game, players, seed):
         self.game, self.rng, self.queue = game, random.Random(seed), deque()
+        self.decisions = 0
         self.spec = game.new_state(players, seed, chance="explicit")
         self.resolve_chance()
         self.hand = hand.new_game(players, seed, chooser=self.chooser)
-        self.decisions = 0
 
     def resolve_chance(self):
         """Answer rulespec's chance nodes up to its next decision, outcomes weighted."""
