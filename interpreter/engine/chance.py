@@ -12,11 +12,19 @@ and expectimax need (OpenSpiel, "chance nodes"; Lanctot et al., 2019).
 The events and their outcomes:
 - `roll(n)`: the number rolled, 1..n, each 1/n;
 - `random_of(list)`: the item's label (`display`), 1/len each (equal labels add up);
-- a shuffle is exposed as the draws that reveal it: `shuffle(zone)` only marks
-  the zone unordered, and each `draw` from an unordered zone is a chance node
-  over the card names it holds, each with its share of the cards. Cards moved
-  onto an unordered zone by anything but a shuffle end this: later draws take
-  the order the generator left (a known limit, documented in spec-format.md).
+- a shuffle is exposed as the draws that reveal it. In explicit mode the state's
+  generator decides nothing: `shuffle(zone)` puts the zone's cards in the spec's
+  order and makes them one unordered group (`Explicit.group`: which of them lies
+  at which of their positions is unknown, every assignment equally likely).
+  Each read of a position held by a group card -- `draw`, `top`, `first`/`last`
+  of a zone, `zone[i]`, `index_of`, `reverse`, `rotate` (functions.py, and
+  `_index` in codegen.py) -- is a "draw" chance node over the group's card
+  names, each with its share (`reveal`); the card named takes that position
+  and leaves the group. A group of equal cards asks nothing (certain).
+  Cards put on top of or under a group are known; cards moved out of a group
+  together stay a group where they land (`taking`). Reads that do not depend
+  on order ask nothing: count, has, find, `in`, and walking a zone (cards(),
+  `for c in zone`), which sees a group in the spec's card order.
 
 An event may fire in the middle of an instruction (`x = roll(6) + roll(6)`). The
 run loop keeps a copy of the state before each instruction; when an event has no
@@ -172,6 +180,8 @@ def reveal_from_top(st, zone, card) -> None:
     (index_of reads it). Each step is a reveal."""
     ex = st.explicit
     cards = st.zones[zone]
+    if not isinstance(card, str):
+        return
     while ex.group.get(card) is not None and card in cards:
         gid = ex.group[card]
         reveal(st, zone, next(i for i, c in enumerate(cards) if ex.group.get(c) == gid))

@@ -124,3 +124,54 @@ def test_the_bottom_of_a_shuffled_deck_is_chance_too():
     state.apply_chance("two")       # last(deck): the bottom card
     assert state.g["bottom"].startswith("two") and state.zones["deck"][-1].startswith("two")
     assert [o for o, _ in state.chance_outcomes()] == ["ace", "three", "four"]   # top(deck)
+
+
+READS = """
+game: reads of a shuffled deck
+players: {min: 1, max: 1}
+cards:
+  c:
+    in: deck
+    list: [{name: ace}, {name: two}, {name: three}, {name: four}]
+zones:
+  deck: {visibility: hidden}
+  pile: {visibility: hidden}
+globals:
+  x: {start: none}
+flow: |
+  shuffle(deck)
+  x = READ
+  end game "done"
+scoring:
+  score: 0
+"""
+
+
+@pytest.mark.parametrize("read,asks", [
+    ("top(deck)", 1), ("first(deck)", 1), ("last(deck)", 1), ("deck[2]", 1),
+    ('index_of(deck, find(deck, "three"))', None), ("reverse(deck)", 3),
+    ('rotate(deck, find(deck, "two"))', 3),
+    ("count(deck)", 0), ('has(deck, "two")', 0), ("cards(deck)", 0), ("[c for c in deck]", 0),
+    ('find(deck, "two")', 0), ("random_of(deck)", 1)])
+def test_each_read_of_a_position_is_a_chance_node_and_no_other_read_is(read, asks):
+    """`asks`: the chance nodes the read needs (None: one or more), answered with
+    their first outcome; seeds 1 and 2 must end alike."""
+    game = load_game("reads.yaml", text=READS.replace("READ", read))
+    ends = []
+    for seed in (1, 2):
+        state, nodes = game.new_state(1, seed, chance="explicit"), 0
+        while state.is_chance_node():
+            nodes += 1
+            state.apply_chance(state.chance_outcomes()[0][0])
+        assert state.is_terminal()
+        assert nodes == asks if asks is not None else nodes >= 1
+        ends.append((state.g["x"], state.zones["deck"]))
+    assert ends[0] == ends[1]
+
+
+def test_cards_moved_together_out_of_a_shuffled_deck_stay_unordered():
+    text = READS.replace("x = READ", "move(cards(deck), pile)\n  x = top(pile)")
+    state = load_game("moved.yaml", text=text).new_state(1, seed=3, chance="explicit")
+    assert [o for o, _ in state.chance_outcomes()] == ["ace", "two", "three", "four"]
+    state.apply_chance("two")
+    assert state.is_terminal() and state.g["x"].startswith("two")
