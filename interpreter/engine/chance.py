@@ -222,19 +222,25 @@ def outcome_index(node: ChanceNeeded, outcome) -> int:
 
 
 # ------------------------------------------------------------ where chance can happen
-RANDOM = frozenset({"draw", "roll", "random_of"})   # the builtins that can raise ChanceNeeded
+RANDOM = frozenset({"draw", "roll", "random_of", "top"})   # builtins that can raise ChanceNeeded
+POSITIONAL = frozenset({"first", "last", "index_of", "reverse", "rotate"})   # when given a zone
 _BLOCKS = frozenset({"body", "orelse"})   # statements run as instructions of their own
 
 
-def plan(programs: dict, rules) -> dict:
+def plan(programs: dict, rules, kinds=None) -> dict:
     """{program key: per instruction, whether it may stop at a chance node}, so the
     run loop copies the state only before those (a copy per instruction made explicit
     chance about five times slower than sampling). Empty, so every instruction
     counts, when an expression rule (a function, a `when`, a label, an end
-    condition) may call a random builtin: those run inside other instructions."""
-    if any(rule.kind == "expression" and _calls_random(rule.tree) for rule in rules):
+    condition) may stop at one: those run inside other instructions. A position
+    read of a zone (top, first/last/index_of/reverse/rotate of a zone, zone[i]) may
+    stop too; `kinds` (rulespec's KindTable) tells a zone from a list, and a value
+    of unknown kind counts as a zone."""
+    def may(node):
+        return _calls_random(node, kinds)
+    if any(rule.kind == "expression" and may(rule.tree) for rule in rules):
         return {}
-    return {key: [_calls_random(getattr(instr, "node", None)) for instr in program.code]
+    return {key: [may(getattr(instr, "node", None)) for instr in program.code]
             for key, program in programs.items()}
 
 
@@ -244,15 +250,23 @@ def may_stop(game, program, pc) -> bool:
     return points is None or points[pc]
 
 
-def _calls_random(node) -> bool:
-    """Whether `node`, but not the statements nested in it, calls a random builtin
+def _calls_random(node, kinds=None) -> bool:
+    """Whether `node`, but not the statements nested in it, may raise ChanceNeeded
     (None, an instruction with no statement: assume it may)."""
     if node is None:
         return True
-    if isinstance(node, ast.Call) and node.func in RANDOM:
+    if isinstance(node, ast.Call) and (node.func in RANDOM or (
+            node.func in POSITIONAL and node.args and _maybe_zone(node.args[0], kinds))):
         return True
-    return any(_calls_random(child) for name in node.__slots__ if name not in _BLOCKS
+    if isinstance(node, ast.Index) and _maybe_zone(node.obj, kinds):
+        return True
+    return any(_calls_random(child, kinds) for name in node.__slots__ if name not in _BLOCKS
                for child in ast._children(getattr(node, name)))
+
+
+def _maybe_zone(node, kinds) -> bool:
+    kind = kinds.of(node) if kinds is not None else None
+    return kind is None or kind.base in ("zone", "any")
 
 
 # ------------------------------------------------------------ the run loop's copy

@@ -110,6 +110,7 @@ class Game:
         for tname, trig in (data.get("triggers") or {}).items():
             self.triggers_on.setdefault(trig["on"], []).append(tname)
         self.player_names = list(data["players"].get("names") or [])
+        self._kinds = checked.kinds     # chance.plan tells a zone from a list by them
         self._compile(checked.rules)
         self.menu_keys = tuple(self.menu_keys)   # rules compiled later (scenarios) add none
 
@@ -207,7 +208,7 @@ class Game:
                         prelude=_fires(when, "trigger:" + name))
             self.end_conditions = [(n, expr(("end", n, "when"))) for n in self.data.get("end") or {}]
             self._plan_end_checks(by_path)
-            self.chance_points = chance.plan(self.programs, rules)
+            self.chance_points = chance.plan(self.programs, rules, self._kinds)
             self.invariants = [(n, outside(("invariants", n), f"invariant {n}"))
                                for n in self.data.get("invariants") or {}]
             scoring = self.data.get("scoring") or {}

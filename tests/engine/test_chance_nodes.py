@@ -102,11 +102,14 @@ def test_two_rolls_in_one_statement_and_a_weighted_pick():
 
 def test_the_state_is_copied_only_before_instructions_that_may_meet_chance():
     """The run loop copies the state before an instruction only when the instruction
-    calls draw, roll or random_of (chance.plan); a random call inside an expression
-    rule, which runs inside other instructions, makes every instruction count."""
+    calls draw, roll or random_of or reads a position of a zone (chance.plan); a
+    random call inside an expression rule, which runs inside other instructions,
+    makes every instruction count."""
     kuhn = load_game(KUHN)
     flagged = {key: [pc for pc, may in enumerate(points) if may] for key, points in kuhn.chance_points.items()}
-    assert sum(map(len, flagged.values())) == 1 and len(flagged["flow"]) == 1   # the deal
+    # the deal, and the showdown's two top() reads (a position read of a zone may be chance)
+    assert sum(map(len, flagged.values())) == 3 and len(flagged["flow"]) == 1
+    assert len(flagged["proc:showdown"]) == 2
     in_a_function = DICE.replace("total = roll(6) + roll(6)", "total = two_dice()") + \
         "functions:\n  two_dice: {expr: 'roll(6) + roll(6)'}\n"
     game = load_game("dice.yaml", text=in_a_function)
