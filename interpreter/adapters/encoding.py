@@ -359,7 +359,8 @@ def _menu_sites(game) -> dict[tuple, list[str]]:
 
 
 # ====================================================================== observations
-OBSERVATION_GAMES = 4   # seeded random games that find the zone and card features that vary
+OBSERVATION_GAMES = 8   # seeded random games that find the zone and card features that vary
+OBSERVE_EVERY = 3       # ... observed every third decision and at the end (views cost time)
 BOUND = 1e6             # every feature is clipped to [-BOUND, BOUND]
 
 
@@ -382,8 +383,11 @@ class ObservationLayout:
       keeps them all) — read from the spec, so it holds in every game;
     - to_move, phase, and each zone and card-name count: when it differed between
       two observations in OBSERVATION_GAMES seeded random games (seeds 0.., every
-      seat's observation before every decision). A count never seen to change in
-      those games (a board's fixed spaces, a card that never moves) is dropped.
+      seat's observation before every OBSERVE_EVERY-th decision and at the end); a
+      card-name count widened to its class: a zone (as the observer reads it:
+      hand@+1 is the next seat's hand) keeps its count of every card name of each
+      `cards:` section one of whose names varied there. A zone never seen to change
+      (a board's fixed spaces) and a section never seen in a zone are dropped.
     """
 
     def __init__(self, game, players: int, probe_games: int = OBSERVATION_GAMES):
@@ -399,7 +403,7 @@ class ObservationLayout:
         self.cards = list(game.cards)
         self.features = list(self._features())     # (name, meaning, source) of the full layout
         self.full_size = len(self.features)
-        keep = self._written() | self._varying(probe_games)
+        keep = self._written() | self._widened(self._varying(probe_games))
         self.index = np.array(sorted(keep), dtype=np.intp)
         self.size = len(self.index)
 
@@ -470,21 +474,22 @@ class ObservationLayout:
 
     def _features(self):
         """(name, meaning, source) per offset of the full layout; source says which
-        keep rule applies: ("var", section, name) or ("seen",)."""
+        keep rule applies: ("var", section, name), ("zone", zone as the observer reads
+        it, card name) or ("seen",)."""
         yield "to_move", "1 when the observer decides now, else 0", ("seen",)
         yield "phase", "the current phase: its index+1 in the spec's phases, 0 before any", ("seen",)
         for name in self.globals:
             yield f"global {name}", f"global `{name}` (-1 when hidden)", ("var", "g", name)
         for name in self.per_player:
             for k in range(self.n):
-                yield (f"player+{k} {name}", f"`{name}` of the seat {k} after the observer (-1 when hidden)",
-                       ("var", "pv", name))
+                whose = "the observer" if k == 0 else f"the seat {k} after the observer"
+                yield f"player+{k} {name}", f"`{name}` of {whose} (-1 when hidden)", ("var", "pv", name)
         for zone in self.zones:
             where = zone.base if zone.seat is None else f"{zone.base}@+{zone.seat}"
             yield f"zone {where} count", f"how many cards are in {where}", ("seen",)
             for card_name in self.card_names:
                 yield (f"zone {where} {card_name}", f"how many {card_name} cards are in {where} "
-                       f"(0 when the observer cannot see into it)", ("seen",))
+                       f"(0 when the observer cannot see into it)", ("zone", where, card_name))
         for card in self.cards:
             for name in self.per_card:
                 yield (f"card {card} {name}", f"`{name}` of card {card} (-1 when the observer cannot see it)",
@@ -505,20 +510,42 @@ class ObservationLayout:
     def _varying(self, probe_games: int) -> set[int]:
         """Offsets of the ("seen",) features that differed between two observations in
         the seeded random games (the class doc)."""
-        seen = np.array([f[2][0] == "seen" for f in self.features])
+        seen = np.array([f[2][0] != "var" for f in self.features])
         low = np.full(self.full_size, np.inf, np.float32)
         high = np.full(self.full_size, -np.inf, np.float32)
         for seed in range(probe_games):
             st, rand = self.game.new_state(self.n, seed), random.Random(seed)
             while True:
-                for seat in range(self.n):
-                    vector = self.encode_full(st.view(seat), seat)
-                    np.minimum(low, vector, out=low)
-                    np.maximum(high, vector, out=high)
+                if st.decisions % OBSERVE_EVERY == 0 or st.is_terminal():
+                    for seat in range(self.n):
+                        vector = self.encode_full(st.view(seat), seat)
+                        np.minimum(low, vector, out=low)
+                        np.maximum(high, vector, out=high)
                 if st.is_terminal() or st.decisions >= PROBE_DECISIONS:
                     break
                 st.apply(rand.randrange(len(st.pending.values)))
         return set(np.flatnonzero(seen & (high > low)).tolist())
+
+    def _widened(self, varying: set[int]) -> set[int]:
+        """`varying`, widened so a count the probe games missed is kept too: a zone
+        keeps its count of every card name of each `cards:` section one of whose
+        names varied there."""
+        live: dict[str, set] = {}
+        for i in varying:
+            source = self.features[i][2]
+            if source[0] == "zone":
+                live.setdefault(source[1], set()).add(self._section.get(source[2], source[2]))
+        kept = {i for i in varying if self.features[i][2][0] == "seen"}
+        for i, (_, _, source) in enumerate(self.features):
+            if source[0] == "zone" and self._section.get(source[2], source[2]) in live.get(source[1], ()):
+                kept.add(i)
+        return kept
+
+    @cached_property
+    def _section(self) -> dict[str, str]:
+        """card name -> the `cards:` section that declares it."""
+        return {entry["name"]: kind for kind, decl in (self.game.data.get("cards") or {}).items()
+                for entry in decl["list"]}
 
     def _rotated_zones(self, seat):
         """Zones in the layout's order, a player's zone read from the observer's seat."""
