@@ -496,7 +496,7 @@ class Compiler:
                 if fallback is not None:
                     fr.pc = fallback[0]
                 return
-            value = ask(st, fr, p, values, labels, "action")
+            value = ask(st, fr, p, values, labels, "action", game.table(st.n).name_options)
             if value is not NOTHING:
                 env[IN] = value
                 fr.pc -= 1

@@ -13,13 +13,12 @@ takes the value and carries on.
 from __future__ import annotations
 
 from time import monotonic
-from typing import NamedTuple
 
 from rulespec.errors import LimitError, RuleError
 from . import chance, faults
 from .changes import Watcher, tell
 from .functions import start_meter
-from .values import decode, display, encode
+from .values import decode, encode
 
 IN = "$in"      # where a decision's answer waits for its instruction
 RET = "$ret"    # where a procedure's return value lands in its caller
@@ -92,22 +91,71 @@ class Frame:
         return cls(proc, {k: decode(v) for k, v in env.items()}, secret, pc)
 
 
-class Option(NamedTuple):
-    """A legal action: what `State.apply` accepts, and its readable label."""
-    label: str
-    index: int
+class Option:
+    """A legal action: what `State.apply` accepts, its place `index` among the
+    decision's options, and its readable `label` (made when first read: an agent
+    that picks by index never pays for the words). Compares, hashes, unpacks and
+    prints like the pair (label, index)."""
+    __slots__ = ("_decision", "index")
+
+    def __init__(self, decision: "Decision", index: int):
+        self._decision, self.index = decision, index
+
+    @property
+    def label(self) -> str:
+        return self._decision.labels[self.index]
+
+    def _pair(self) -> tuple:
+        return (self.label, self.index)
 
     def __str__(self):
         return self.label
 
+    def __repr__(self):
+        return f"Option(label={self.label!r}, index={self.index})"
+
+    def __eq__(self, other):
+        if isinstance(other, Option):
+            other = other._pair()
+        return self._pair() == other if isinstance(other, tuple) else NotImplemented
+
+    def __hash__(self):
+        return hash(self._pair())
+
+    def __iter__(self):
+        return iter(self._pair())
+
+    def __getitem__(self, i):
+        return self._pair()[i]
+
+    def __len__(self):
+        return 2
+
 
 class Decision:
-    """A pending decision: who decides, and the legal options (labels and values)."""
-    __slots__ = ("player", "labels", "values", "kind", "secret", "where")
+    """A pending decision: who decides, and the legal options (labels and values).
 
-    def __init__(self, player, labels, values, kind, secret=False, where=None):
-        self.player, self.labels, self.values = player, labels, values
-        self.kind, self.secret, self.where = kind, secret, where
+    `labels` may be made when first read: given None (or a list with None for some
+    options), `namer(decision)` makes the full list then. A namer reads no state
+    (StaticTable.display_options, .name_options in game.py): a decision's labels are the same
+    whenever they are read, from whichever copy of the game stands at it."""
+    __slots__ = ("player", "_labels", "values", "kind", "secret", "where", "_namer")
+
+    def __init__(self, player, labels, values, kind, secret=False, where=None, namer=None):
+        self.player, self._labels, self.values = player, labels, values
+        self.kind, self.secret, self.where, self._namer = kind, secret, where, namer
+
+    @property
+    def labels(self) -> list[str]:
+        labels = self._labels
+        if labels is None or self._namer is not None:
+            labels = self._labels = unique_labels(self._namer(self))
+            self._namer = None
+        return labels
+
+    def given_labels(self) -> list:
+        """The labels given when the decision was made, None for those made later."""
+        return list(self._labels) if self._labels is not None else [None] * len(self.values)
 
     def to_data(self):
         return {"player": self.player, "labels": self.labels,
@@ -132,29 +180,32 @@ def unique_labels(labels: list[str]) -> list[str]:
     return out
 
 
-def ask(st, fr, player, values, labels=None, kind="one"):
+def ask(st, fr, player, values, labels=None, kind="one", namer=None):
     """Offer `values` to `player`. Returns the value at once when there is no real
     choice (one option, unless the state asks forced decisions too); otherwise
-    suspends and returns NOTHING."""
+    suspends and returns NOTHING. labels: None (each value displayed, when first
+    asked), or one per value, None where `namer` makes it when first asked."""
     if not values:
         raise RuleError("there is nothing to choose from")
     if len(values) > st.game.bounds.size:
         raise LimitError(f"a decision of {len(values):,} options, over the limit of "
                         f"{st.game.bounds.size:,} (limits: size)")
+    if labels is None:
+        namer = st.game.table(st.n).display_options
+    elif namer is None:
+        labels = unique_labels(labels)
     if len(values) == 1 and not st.ask_forced:
         if st.trace is not None:
             secret = {"secret": True} if fr.secret or fr.env.get("$secret") else {}
-            tell(st, "forced", st.game.seat_name(int(player)),
-                 labels[0] if labels else display(values[0], st.game.player_names),
+            label = Decision(int(player), labels, list(values), kind, namer=namer).labels[0]
+            tell(st, "forced", st.game.seat_name(int(player)), label,
                  seat=int(player), **secret,
                  on=[int(player), bool(secret), _zones_of(st, values[0])])   # for redact_change
         return values[0]
-    names = st.game.player_names
-    labels = unique_labels(labels or [display(v, names) for v in values])
     program = st.game.programs[fr.proc]
     fr.pc -= 1
     st.pending = Decision(int(player), labels, list(values), kind,
-                          fr.secret or bool(fr.env.get("$secret")), program.lines[fr.pc])
+                          fr.secret or bool(fr.env.get("$secret")), program.lines[fr.pc], namer)
     return NOTHING
 
 

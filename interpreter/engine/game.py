@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import hashlib
 
+from rulespec import ast as rulespec_ast
 from rulespec import effects, validate
+from rulespec.builtins import EFFECTS
 from rulespec.identity import spec_id
 from rulespec.scope import assigned_names, for_variable
 
@@ -25,17 +27,34 @@ def load_game(path, variant: str | None = None, text: str | None = None) -> "Gam
 
 
 class Action:
-    def __init__(self, name, var, items, when, label, candidates=None):
+    def __init__(self, name, var, items, when, label, candidates=None, stateless_label=False):
         self.name, self.var, self.items, self.when, self.label = name, var, items, when, label
         self.key = "action:" + name
         self.candidates = candidates or self._candidates   # generated where it can be
+        # a label that reads nothing a game changes is made only when someone reads it
+        self.stateless_label = stateless_label
 
     def options(self, st, player, values: list, labels: list) -> None:
-        """Add this action's legal (action, bound value) choices and their labels."""
+        """Add this action's legal (action, bound value) choices and their labels
+        (None for a stateless label: Game.name_options makes it when asked)."""
+        name = self.name
+        if self.stateless_label:
+            found = self.candidates(st, player)
+            values.extend([(name, value) for value in found])
+            labels.extend([None] * len(found))
+            return
         for value in self.candidates(st, player):
             env = {"player": player, self.var: value} if self.var else {"player": player}
-            values.append((self.name, value))
+            values.append((name, value))
             labels.append(self._label(st, env, value))
+
+    def stateless_label_of(self, table, player, value) -> str:
+        """The label of option `value`, made from `table` (a StaticTable: no state)."""
+        env = {"player": player, self.var: value} if self.var else {"player": player}
+        try:
+            return self._label(table, env, value)
+        except Exception as e:   # noqa: BLE001 — said in words, at the label
+            raise faults.explain_expression(e, table, self.label, env, f"action {self.name}") from None
 
     def _candidates(self, st, player) -> list:
         """The `for` values that pass `when`, by the closures (explain.py's way too)."""
@@ -83,10 +102,37 @@ class Action:
         return Frame(self.key, env, parent.secret or bool(parent.env.get("$secret")))
 
 
+class StaticTable:
+    """What a label that reads no state may read of a game in progress: the game, its
+    seats and their number (which never change). Anything else is not here."""
+    __slots__ = ("game", "seats", "n")
+
+    def __init__(self, game, n: int):
+        self.game, self.n, self.seats = game, n, [Seat(i) for i in range(n)]
+
+    def display_options(self, decision) -> list[str]:
+        """A decision's labels made from its values (a namer: see flow.Decision)."""
+        names = self.game.player_names
+        return [display(v, names) for v in decision.values]
+
+    def name_options(self, decision) -> list[str]:
+        """A turn's labels: those given when it was asked, and the stateless ones
+        made now (a namer: see flow.Decision)."""
+        actions, player = self.game.actions, Seat(decision.player)
+        labels = decision.given_labels()
+        for i, label in enumerate(labels):
+            if label is None:
+                name, value = decision.values[i]
+                labels[i] = actions[name].stateless_label_of(self, player, value)
+        return labels
+
+
 class Game:
     def __init__(self, checked):
         spec, names, data = checked.spec, checked.names, checked.spec.data
         self.spec, self.names, self.data = spec, names, data
+        self.kinds = checked.kinds
+        self._tables: dict[int, StaticTable] = {}
         self.file, self.variant, self.name = spec.file, spec.variant, data["game"]
         self.min_players, self.max_players = data["players"]["min"], data["players"]["max"]
         self.spec_hash = hashlib.sha256(spec.source.encode()).hexdigest()[:16]
@@ -197,10 +243,12 @@ class Game:
             self.actions = {}
             for name, decl in (self.data.get("actions") or {}).items():
                 var = for_variable(decl["for"]) if "for" in decl else None
+                label = by_path.get(("actions", name, "label"))
                 self.actions[name] = Action(name, var, expr(("actions", name, "for")),
                                             expr(("actions", name, "when")),
                                             expr(("actions", name, "label")),
-                                            candidates(name, var))
+                                            candidates(name, var),
+                                            self._stateless(label, ("actions", name, var)))
                 program("action:" + name, f"action {name}", ("actions", name, "do"))
             for name in self.data.get("triggers") or {}:
                 when = expr(("triggers", name, "when"))
@@ -223,6 +271,34 @@ class Game:
                 e.line, e.col = compiler.mark(e.line, e.col)
                 e.file = self.file
             raise
+
+    def _stateless(self, label, var) -> bool:
+        """Whether an action's label reads nothing a game changes, so it may be made
+        when asked instead of for every option: no name of state, no function of
+        the spec, no builtin with an effect, and every part of a known kind that
+        holds no zone (whose cards are state). The default label (name and value
+        displayed) always qualifies. var: the action's `for` parameter key, or None."""
+        if label is None:
+            return True
+        kinds, names = self.kinds, self.names
+        if kinds is None or effects.reads(label.tree, names) != frozenset():
+            return False
+        parts = [kinds.params.get(var)] if var[2] is not None else []
+        for node in rulespec_ast.walk(label.tree):
+            if isinstance(node, rulespec_ast.Call) and (node.func in names.functions
+                                                        or node.func in EFFECTS or node.kwargs):
+                return False
+            if isinstance(node, rulespec_ast.Name) and names.resolve(node.id, {"player", var[2]})[0] in (
+                    "current_phase", "zone", "global"):
+                return False
+            parts.append(kinds.of(node))
+        return all(_plain_kind(k) for k in parts)
+
+    def table(self, n: int) -> StaticTable:
+        table = self._tables.get(n)
+        if table is None:
+            table = self._tables[n] = StaticTable(self, n)
+        return table
 
     def _plan_end_checks(self, by_path):
         """Tell each instruction which end conditions its writes could make true."""
@@ -354,6 +430,13 @@ class Game:
 
     def seat_name(self, seat: int) -> str:
         return self.player_names[seat] if seat < len(self.player_names) else f"P{seat + 1}"
+
+
+def _plain_kind(kind) -> bool:
+    """A known kind that holds no zone at any depth."""
+    if kind is None or kind.base in ("any", "nothing", "zone"):
+        return False
+    return all(_plain_kind(k) for k in (kind.item, kind.key) if k is not None)
 
 
 def _decl(value) -> dict:

@@ -113,15 +113,17 @@ class State:
     def legal_actions(self) -> list[Option]:
         if self.pending is None or self.over or self.is_chance_node():
             return []
-        return [Option(label, i) for i, label in enumerate(self.pending.labels)]
+        decision = self.pending
+        return [Option(decision, i) for i in range(len(decision.values))]
 
     def apply(self, action) -> None:
         """Take an Option, its label, or its index; refuse anything else, saying why."""
         index = self._index_of(action)
         decision = self.pending
         value = decision.values[index]
-        self.record("decision", player=decision.player, label=decision.labels[index],
-                    secret=decision.secret)
+        if self.events is not None:     # labels are made only when read (flow.Decision)
+            self.record("decision", player=decision.player, label=decision.labels[index],
+                        secret=decision.secret)
         self.pending = None
         self.decisions += 1
         self.stack[-1].env[IN] = value
@@ -131,11 +133,14 @@ class State:
         if self.pending is None or self.over:
             raise IllegalAction("the game is over: no action is legal" if self.over
                                 else "no decision is pending")
-        labels = self.pending.labels
         if isinstance(action, Option):
+            if action._decision is self.pending:    # an option of this very decision
+                return action.index
+            labels = self.pending.labels
             if action.index < len(labels) and labels[action.index] == action.label:
                 return action.index
             action = action.label
+        labels = self.pending.labels
         if isinstance(action, str) and action in labels:
             return labels.index(action)
         if isinstance(action, int) and not isinstance(action, bool) and 0 <= action < len(labels):
