@@ -31,6 +31,12 @@ _ARITH = {"+", "-", "*", "//", "%"}
 _SIMPLE = re.compile(r"_[vak]\d+|_pl\d+|env\[_k\d+\]|st\.g\[_k\d+\]"
                      r"|st\.pv\[_k\d+\]\[(_[va]\d+|_pl\d+|env\[_k\d+\])\]")
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
+# builtin of one argument -> (the test of its usual case, its value then), inline
+_INLINE = {
+    "name": ("{x} in _CARDS", "_CARDS[{x}]['name']"),
+    "kind": ("{x} in _CARDS", "_CARDS[{x}]['kind']"),
+    "count": ("{x}.__class__ is _Zone", "len(st.zones[{x}])"),
+}
 # AST levels one generated function holds. Python's parser refuses more than 200
 # nested brackets and a level writes at most three, so a deeper expression is cut
 # into parts, each its own generated function, called with the locals it may read.
@@ -46,9 +52,9 @@ class ExpressionSource:
         game = compiler.game
         limits = game.bounds
         self.ns = {"_items": _items, "_contains": _contains, "_attr": attribute_of(game),
-                   "_IB": limits.integer_bound, "_num": lambda r: check_number(r, limits),
+                   "_IB": limits.integer_bound, "_SIZE": limits.size, "_num": lambda r: check_number(r, limits),
                    "_mul": checked_multiply(limits),
-                   "_index": _index, "_CARDS": game.cards, "_Seat": Seat,
+                   "_index": _index, "_CARDS": game.cards, "_Seat": Seat, "_Zone": Zone,
                    "_PZ": {z: [player_zone(z, i) for i in range(game.max_players)]
                            for z in self.names.player_zones}}
         # spec functions by generated name; those already compiled are bound now (a
@@ -278,7 +284,15 @@ class ExpressionSource:
             # bound by name when the function is compiled (functions may call each other)
             return f"{self._function_idents[node.func]}(st{''.join(', ' + a for a in args)})"
         fn = self.fresh("f", FUNCTIONS[node.func])
-        return f"{fn}(st{''.join(', ' + a for a in args)})"
+        general = f"{fn}(st{''.join(', ' + a for a in args)})"
+        inline = _INLINE.get(node.func)
+        if inline is None or len(args) != 1 or not _SIMPLE.fullmatch(args[0]):
+            return general
+        # The builtin's usual case inline, for a cheap argument read twice; the call
+        # for the rest, and for its error message.
+        test, value = inline
+        x = args[0]
+        return f"({value.format(x=x)} if {test.format(x=x)} else {general})"
 
     def src_list_(self, node, scope):
         return "[" + ", ".join(self.source(i, scope) for i in node.items) + "]"
@@ -330,7 +344,8 @@ class ExpressionSource:
     def arith(self, op, a, b) -> str:
         """`a op b` held to the limits (rulespec/limits.py): an int result of + or -
         within the integer bound passes inline, the usual case; any other result goes
-        through check_number; `*` checks a text's or list's size before building it."""
+        through check_number, but for a text within the size limit (a label's words,
+        also inline); `*` checks a text's or list's size before building it."""
         if op == "*":
             return f"_mul({a}, {b})"
         if op not in ("+", "-"):      # // and % make nothing larger
@@ -338,7 +353,8 @@ class ExpressionSource:
         if self.in_iterable:
             return f"_num({a} {op} {b})"
         r = self.fresh("r")
-        return f"({r} if ({r} := {a} {op} {b}).__class__ is int and -_IB < {r} < _IB else _num({r}))"
+        return (f"({r} if ({r} := {a} {op} {b}).__class__ is int and -_IB < {r} < _IB "
+                f"else {r} if {r}.__class__ is str and len({r}) <= _SIZE else _num({r}))")
 
     def src_if_exp(self, node, scope):
         return (f"({self.source(node.then, scope)} if {self.source(node.cond, scope)} "
