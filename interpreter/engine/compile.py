@@ -35,6 +35,8 @@ class Compiler:
         self.mark = None
         self._temp = 0
         self.scope = set()
+        # None: compile no straight-line forms (the game's `straight` switch is off)
+        self.straight_lines = [] if getattr(game, "straight", True) else None
         self.source = None      # codegen.ExpressionSource, made on first use
 
     # ------------------------------------------------------------- plumbing
@@ -66,7 +68,85 @@ class Compiler:
     def block(self, stmts, scope):
         self.scope = scope    # for rulespec.effects: which names are locals
         for stmt in stmts:
+            start = self.here()
             getattr(self, stmt.rule)(stmt, scope)
+            if stmt.rule in _COMPOUND and self.straight_lines is not None:
+                self._straight(stmt, scope, start)
+            self.scope = scope
+
+    # ------------------------------------------------------- straight lines
+    def _straight(self, stmt, scope, start) -> None:
+        """Offer the program `stmt` (instructions start..here) as one generated
+        function with Python's own `for` and `if`, when nothing in it can ask
+        anyone, start a rule, end the game or loop without end (Program.finish
+        decides whether to use it)."""
+        lines, pcs = [], []
+        try:
+            self._lines(stmt, scope, start, 0, lines, pcs)
+        except _NotStraight:
+            return
+        end = self.here()
+        try:
+            fn = self._source().statement(lines + [f"fr.pc = {end}"], f"line {stmt.line}")
+        except (SyntaxError, RecursionError, MemoryError):   # past what Python compiles: keep the steps
+            return
+        # faults: the generated line an exception came from -> the instruction it stands for
+        fn.pcs = dict(enumerate(pcs + [pcs[-1]], start=3))
+        fn.straight = True
+        self.program.straight.append((start, end, fn))
+
+    def _lines(self, stmt, scope, pc, depth, lines, pcs) -> int:
+        """Python lines for `stmt`, whose first instruction is `pc`; returns the pc
+        after its instructions. Raises _NotStraight for a statement it cannot write."""
+        if depth > STRAIGHT_DEPTH:
+            raise _NotStraight
+        source, pad = self._source(), "    " * depth
+        rule = stmt.rule
+        if rule in ("assign", "aug_assign"):
+            if isinstance(stmt.value, ast.Call) and stmt.value.func in self.names.procedures:
+                raise _NotStraight
+            body = self._store_lines(stmt, stmt.value, stmt.op[0] if rule == "aug_assign" else None, scope)
+            if body is None:
+                raise _NotStraight
+            self._add(lines, pcs, [pad + line for line in body], pc)
+            return pc + 1
+        if rule == "call_stmt":
+            if stmt.call.func in self.names.procedures:
+                raise _NotStraight
+            self._add(lines, pcs, [pad + source.source(stmt.call, scope)], pc)
+            return pc + 1
+        if rule == "pass_":
+            return pc
+        if rule == "if_stmt":
+            self._add(lines, pcs, [f"{pad}if {source.source(stmt.cond, scope)}:", f"{pad}    pass"], pc)
+            after = self._body(stmt.body, scope, pc + 1, depth + 1, lines, pcs)
+            if stmt.orelse:
+                self._add(lines, pcs, [f"{pad}else:", f"{pad}    pass"], pc)
+                after = self._body(stmt.orelse, scope, after + 1, depth + 1, lines, pcs)
+            return after
+        if rule == "for_stmt":
+            var = source.fresh("v")
+            items = source.source(stmt.iter, scope)
+            self._add(lines, pcs, [f"{pad}for {var} in list(_items(st, {items})):",
+                                   f"{pad}    env[{source.const(stmt.var)}] = {var}"], pc)
+            if getattr(stmt, "where", None) is not None:
+                self._add(lines, pcs, [f"{pad}    if not ({source.source(stmt.where, scope)}):",
+                                       f"{pad}        continue"], pc + 1)
+            # instructions: start, step, the body, the jump back
+            return self._body(stmt.body, scope, pc + 2, depth + 1, lines, pcs) + 1
+        raise _NotStraight
+
+    def _body(self, stmts, scope, pc, depth, lines, pcs) -> int:
+        lines.append("    " * depth + "pass")
+        pcs.append(pc)
+        for stmt in stmts:
+            pc = self._lines(stmt, scope, pc, depth, lines, pcs)
+        return pc
+
+    @staticmethod
+    def _add(lines, pcs, new, pc) -> None:
+        lines.extend(new)
+        pcs.extend([pc] * len(new))
 
     def emit(self, node, instr, writes=True) -> int:
         # explain.py reads these to say why a decision refused an option; a
@@ -222,6 +302,11 @@ class Compiler:
     def _generated_store(self, node, value, op, scope):
         """`target = value` (op None) or `target op= value` as one generated
         instruction; None where the closures must do it."""
+        lines = self._store_lines(node, value, op, scope)
+        return None if lines is None else self._source().statement(lines, f"line {node.line}")
+
+    def _store_lines(self, node, value, op, scope):
+        """The generated lines of a store (see _generated_store), or None."""
         source = self._source()
         place = source.target(node.target, scope)
         if place is None:
@@ -230,8 +315,7 @@ class Compiler:
         new = source.source(value, scope)
         if op is not None:
             new = source.arith(op, where, f"({new})")
-        lines = lines + [f"{where} = {check}({new})" if check else f"{where} = {new}"]
-        return source.statement(lines, f"line {node.line}")
+        return lines + [f"{where} = {check}({new})" if check else f"{where} = {new}"]
 
     def call_stmt(self, node, scope):
         call = node.call
@@ -559,6 +643,16 @@ class Compiler:
                     return
                 env[IN] = value
         self.emit(node, decide)
+
+
+# statements with a body, which _straight may write as one function
+_COMPOUND = {"for_stmt", "if_stmt"}
+# blocks nested in one straight-line function; Python refuses over 20 nested loops
+STRAIGHT_DEPTH = 12
+
+
+class _NotStraight(Exception):
+    """A statement the straight-line compiler does not write."""
 
 
 def _auction_start(st, env, among, opening, starter):

@@ -36,7 +36,7 @@ class Program:
     in the action's `exit_checks`, checked when the action is over.
     """
     __slots__ = ("key", "rule", "code", "lines", "written", "end_checks", "exit_checks",
-                 "pushes", "stepping", "atomic")
+                 "pushes", "stepping", "atomic", "straight", "fast")
 
     def __init__(self, key: str, rule: str):
         self.key = key          # "phase:market", "action:buy", ...
@@ -49,12 +49,27 @@ class Program:
         self.pushes: set = set()      # keys of the procedures and triggers it starts
         self.stepping = key == "flow" or key.startswith(("phase:", "snippet:", "scenario:"))
         self.atomic = key.startswith(("action:", "trigger:"))
+        # (start, end, f): instructions start..end-1 written as one generated function f
+        # (compile.py's straight lines); `fast` is `code` with those in use (finish)
+        self.straight: list = []
+        self.fast: list = self.code
 
     def emit(self, instr, where, written=None) -> int:
         self.code.append(instr)
         self.lines.append(where)
         self.written.append(written)
         return len(self.code) - 1
+
+    def finish(self) -> None:
+        """Choose the straight-line functions the sampled run loop uses: one stands
+        for its statement's instructions when no end condition is checked after any
+        of them (so the game ends at the same point either way). Call after
+        plan_end_checks."""
+        fast = list(self.code)
+        for start, end, fn in self.straight:
+            if not any(self.end_checks[start:end]):
+                fast[start] = fn
+        self.fast = fast
 
     def plan_end_checks(self, conditions, reach=frozenset()) -> None:
         """conditions: [(name, closure, reads)]. A stepping program keeps, per
@@ -308,7 +323,7 @@ def _run_sampled(st, finish_when_done: bool) -> None:
         while stack and st.pending is None and not st.over:
             fr = stack[-1]
             program = programs[fr.proc]
-            code, end_checks, size = program.code, program.end_checks, len(program.code)
+            code, end_checks, size = program.fast, program.end_checks, len(program.code)
             while True:     # this frame's instructions, until it is left or a decision waits
                 pc = fr.pc
                 if pc >= size:
@@ -334,7 +349,25 @@ def _run_sampled(st, finish_when_done: bool) -> None:
     except OSError:     # a full disk under a log writer: not the rules' fault
         raise
     except Exception as e:   # noqa: BLE001 — any fault of a rule, said in words (faults.py)
+        if program is not None and pc < len(program.fast):
+            pc = _failing_pc(program.fast[pc], pc, e)
         raise faults.explain(e, st, program, pc, fr.env if fr is not None else None) from None
+
+
+def _failing_pc(instruction, pc, error) -> int:
+    """The instruction whose statement raised `error`: for a straight-line function,
+    the one its failing generated line stands for (so the error is placed and
+    explained as the per-statement run would), else `pc` itself."""
+    pcs = getattr(instruction, "pcs", None)
+    if pcs is None:
+        return pc
+    code, line = instruction.__code__, None
+    tb = error.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code is code:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return pcs.get(line, pc)
 
 
 def _budget_message(st, budget) -> str:

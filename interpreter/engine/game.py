@@ -128,6 +128,10 @@ class StaticTable:
 
 
 class Game:
+    # Straight-line functions for blocks that cannot ask anyone (compile.py); off
+    # only where a test compares a game with them and without them.
+    straight = True
+
     def __init__(self, checked):
         spec, names, data = checked.spec, checked.names, checked.spec.data
         self.spec, self.names, self.data = spec, names, data
@@ -309,6 +313,7 @@ class Game:
                            for name, cond in self.end_conditions]
         for program in self.programs.values():
             program.plan_end_checks(self._end_reads, self._reach(program))
+            program.finish()
 
     def _reach(self, program) -> frozenset | None:
         """What a block may write, with the procedures and triggers it starts (and
@@ -395,6 +400,7 @@ class Game:
         compiler.program = Program(key, "a scenario step")
         compiler.block(tree.body, assigned_names(tree, self.names) | set(names))
         compiler.program.plan_end_checks(self._end_reads)
+        compiler.program.finish()
         self.programs[key] = compiler.program
         return key
 

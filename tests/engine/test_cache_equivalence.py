@@ -1,0 +1,84 @@
+"""What the engine does to go faster never changes a game: the same games played
+with and without it give the same decisions, options, labels and states.
+
+Switches compared here (used by nothing but this test):
+- `Game.straight`: blocks that cannot ask anyone run as one generated function
+  (compile.py's straight lines) instead of one instruction per statement.
+- the hex-layout caches (boards.py), emptied before every game of the run
+  without them, so every layout is built afresh.
+"""
+import random
+
+import pytest
+
+from interpreter.engine import boards
+from interpreter.engine.game import Game, load_game
+from tests.paths import ROOT, TESTS
+
+SPECS = [str(ROOT / "games" / f"{g}.yaml") for g in ("castles", "siena", "zena")] + [
+    str(TESTS / "games" / "market.yaml")]
+SEEDS = range(4)
+
+
+def transcript(game, players, seed, fresh_layouts=False) -> list:
+    """Everything observable of a random game: at each decision its player, kind and
+    labels; a clone's and a saved copy's next decision, every fifth one; the end."""
+    if fresh_layouts:
+        boards._layout_boards.clear()
+        boards._boards_by_content.clear()
+    st, rng, out = game.new_state(players, seed), random.Random(seed), []
+    while not st.is_terminal():
+        options = st.legal_actions()
+        out.append((st.pending.player, st.pending.kind, [o.label for o in options]))
+        choice = rng.randrange(len(options))
+        if len(out) % 5 == 0:
+            for copy in (st.clone(), game.state_from_json(st.to_json())):
+                copy.apply(choice)
+                out.append(("copy", copy.to_json(spec=False)))
+        st.apply(choice)
+    out.append(("end", st.to_json(spec=False), st.scores(), st.winner()))
+    return out
+
+
+def load_both(spec, monkeypatch):
+    fast = load_game(spec)
+    monkeypatch.setattr(Game, "straight", False)
+    slow = load_game(spec)
+    monkeypatch.undo()
+    return fast, slow
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.rsplit("/", 1)[-1][:-5])
+def test_straight_lines_and_layout_caches_change_no_game(spec, monkeypatch):
+    fast, slow = load_both(spec, monkeypatch)
+    assert any(p.fast is not p.code and p.fast != p.code for p in fast.programs.values())
+    assert all(p.fast == p.code for p in slow.programs.values())
+    for seed in SEEDS:
+        players = (fast.min_players + seed) % (fast.max_players - fast.min_players + 1) + fast.min_players
+        assert transcript(fast, players, seed) == transcript(slow, players, seed, fresh_layouts=True)
+
+
+def test_a_fault_inside_a_straight_block_is_placed_at_its_statement(monkeypatch):
+    spec = '''game: Faulty
+players: {min: 2, max: 2}
+globals:
+  total: {start: 0}
+  xs: {start: [1, 2, 0]}
+flow: |
+  for x in xs:
+      if x > 0:
+          total += 1
+      else:
+          total += 10 // x
+scoring:
+  score: "total"
+'''
+    messages = []
+    for switch in (True, False):
+        monkeypatch.setattr(Game, "straight", switch)
+        game = load_game("faulty.yaml", text=spec)
+        with pytest.raises(Exception) as caught:
+            game.new_state(2, 0)
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1]
+    assert "faulty.yaml:11:" in messages[0], messages[0]
