@@ -168,6 +168,20 @@ def test_secret_choices_of_a_round_are_one_step():
     assert together >= 1
 
 
+def test_market_secret_bets_are_one_step_for_all_seats():
+    """Market's secret bets are one decision per seat: each such round is one step
+    in which all three seats act; every other step has exactly one mover."""
+    p = parallel_env(MARKET, players=3)
+    rounds = 0
+    for movers, pending in _secret_steps(p, seed=2):
+        if pending.secret:
+            assert len(movers) == 3
+            rounds += 1
+        else:
+            assert movers == {f"player_{pending.player}"}
+    assert rounds >= 2
+
+
 def test_a_parallel_game_is_the_game_the_engine_plays():
     """The same choices through the parallel env and through State.apply end alike."""
     spec = str(ROOT / "games" / "zena.yaml")
