@@ -41,7 +41,8 @@ player count and probe_games, byte for byte):
    (uniform options, seeds 0..probe_games-1) find, per head and length, the tokens
    met at each position; each is widened — a card to every card of its section of
    `cards:`, a seat to every seat, a named number to the named range, a number
-   piece to the range met at that position; a word stays as met — and the keys
+   piece to the range met at any number position of its shape (mirrored about 0
+   when one was negative); a word stays as met — and the keys
    are every combination. So a computed option has one id whatever else is
    offered beside it, the same in every state and game.
 Ids: named keys in sorted order, then shapes in sorted order.
@@ -70,6 +71,7 @@ from ..engine.values import Seat, Zone
 NUMBERS = 100       # integers 0..NUMBERS are always named (counts, bids, coins)
 PROBE_GAMES = 60    # seeded random games that find the shapes of computed options
 PIECES = re.compile(r"[^\s,]+|,")   # a computed text's pieces: words, numbers, commas
+SEPARATED = re.compile(r"[\s,]")
 PROBE_DECISIONS = 5_000   # a probe game stops after this many decisions
 
 
@@ -198,8 +200,11 @@ class ActionVocabulary:
         if isinstance(value, (list, tuple)):
             return tuple(t for v in value for t in self._tokens(game, v))
         atom = canonical(game, value)
-        if atom in self.atoms or atom[0] != "word":
+        if atom[0] != "word" or (atom in self.atoms and not SEPARATED.search(value)):
             return (atom,)
+        # A text with spaces or commas is always read as pieces, even when the spec
+        # also writes it ("1,2" is a node of a declared board): else "1,2" and "6,2"
+        # of one computed list take different shapes and "1,-4" fits neither.
         return tuple(_piece(game, p) for p in PIECES.findall(value))
 
     def _shape_keys(self, probe_games: int):
@@ -219,14 +224,15 @@ class ActionVocabulary:
                             slot.add(token)
                 st.apply(rand.randrange(len(d.values)))
         for (head, _), slots in seen.items():
-            yield from (head + combo for combo in itertools.product(*map(self._widen, slots)))
+            span = _number_span(slots)
+            yield from (head + combo for combo in
+                        itertools.product(*(self._widen(slot, span) for slot in slots)))
 
-    def _widen(self, tokens: set) -> list:
+    def _widen(self, tokens: set, span: range) -> list:
         """A position's tokens, each widened to its class (module doc, step 2)."""
         out = set()
-        pieces = [t[2] for t in tokens if t[:2] == ("piece", "n")]
-        if pieces:
-            out.update(("piece", "n", k) for k in range(min(pieces), max(pieces) + 1))
+        if any(t[:2] == ("piece", "n") for t in tokens):
+            out.update(("piece", "n", k) for k in span)
         for token in tokens:
             if token[0] == "card":
                 out.update(("card", c) for c in self.sections[self.game.cards[token[1]].get("kind")])
@@ -237,6 +243,21 @@ class ActionVocabulary:
             else:
                 out.add(token)
         return sorted(out, key=repr)
+
+
+def _number_span(slots: list[set]) -> range:
+    """The numbers every number piece of one shape may take: the range met at any of
+    its positions, and when one was negative, mirrored about 0. Probe games meet the
+    middle of a range more often than its edges (a hex coordinate "5,-4" of a board
+    turned and offset), and one shape's numbers are alike (both axes of a coordinate),
+    so a position is widened to the whole shape's range, not its own."""
+    met = [t[2] for slot in slots for t in slot if t[:2] == ("piece", "n")]
+    if not met:
+        return range(0)
+    if min(met) < 0:
+        reach = max(abs(n) for n in met)
+        return range(-reach, reach + 1)
+    return range(min(met), max(met) + 1)
 
 
 def _piece(game, piece: str) -> tuple:

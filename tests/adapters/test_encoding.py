@@ -93,6 +93,18 @@ def test_a_computed_option_has_one_id_whatever_is_offered_beside_it():
                ActionVocabulary(load_game(str(ROOT / "games" / "castles.yaml")), 3).names)
 
 
+def test_a_number_piece_takes_its_shapes_whole_signed_range():
+    """OpenSpiel's MCTS met Castles' "5,-4" at 2 players, a coordinate no probe game
+    met at that position; and "1,2" (also a declared board node) was a word while
+    "3,2" was pieces, so "1,-4" fitted neither shape. Every cell of the range any
+    position met, mirrored about 0, has an id, with every tile of the section."""
+    game = load_game(str(ROOT / "games" / "castles.yaml"))
+    names = set(ActionVocabulary(game, 2).names)
+    for cell in ("5,-4", "1,-4", "-5,5", "0,0", "1,2"):
+        assert f"action place_tile card:inn#1 {cell}" in names, cell
+    assert not any(n.startswith("action place_tile card:") and "word:" in n for n in names)
+
+
 def test_an_option_of_a_shape_no_probe_met_names_the_decision():
     game = load_game(str(ROOT / "games" / "zena.yaml"))
     vocab = ActionVocabulary(game, 2, probe_games=0)   # no shape met

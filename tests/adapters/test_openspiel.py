@@ -194,11 +194,9 @@ def test_cfr_plus_finds_kuhn_pokers_value(kuhn):
 
 
 def test_the_mcts_bot_plays_each_of_the_three_games_to_the_end(big):
-    # Seed 1, not 7: since shuffled decks are chance nodes (chance.py) the walk
-    # differs, and with seed 7 (as with 3 and 4 before) Castles meets a hex
-    # coordinate the action vocabulary's probe games never met ("5,-4",
-    # UnnamedOption): a gap of encoding.py's number widening, reported, not this test's
-    rng = np.random.RandomState(1)
+    # Seed 7 met Castles' "5,-4", which the vocabulary once had no id for
+    # (test_encoding: a number piece takes its shape's whole signed range)
+    rng = np.random.RandomState(7)
     bot = mcts.MCTSBot(big, uct_c=2.0, max_simulations=2,
                        evaluator=mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
     state, decisions = big.new_initial_state(), 0
