@@ -33,15 +33,34 @@ class Board:
         # A colour zone joins neighbouring cells equal in every one of these attributes.
         self.zone_by = tuple(decl.get("zone_by") or ("colour",))
         self._build(decl)
+        # hex cells alone are joined both ways: successors, predecessors and
+        # neighbours are one list (a layout joined in play is such a board)
+        self._symmetric = not any(decl.get(k) for k in ("ring", "path", "edges"))
+        self._nodes = list(self.order)
+
+    # Adjacency lists in board order, made when first asked (a layout joined in play
+    # may be asked only for some of them).
+    @cached_property
+    def _succ(self) -> dict[str, list[str]]:
         rank = self.order.__getitem__
-        self._succ = {n: sorted(out, key=rank) for n, out in self._out.items()}
-        into: dict[str, set] = {n: set() for n in self.order}
+        return {n: sorted(out, key=rank) for n, out in self._out.items()}
+
+    @cached_property
+    def _pred(self) -> dict[str, list[str]]:
+        if self._symmetric:
+            return self._succ
+        rank, into = self.order.__getitem__, {n: [] for n in self.order}
         for a, out in self._out.items():
             for b in out:
-                into[b].add(a)
-        self._pred = {n: sorted(nodes, key=rank) for n, nodes in into.items()}
-        self._nbrs = {n: sorted(set(self._succ[n]) | into[n], key=rank) for n in self.order}
-        self._nodes = list(self.order)
+                into[b].append(a)
+        return {n: sorted(nodes, key=rank) for n, nodes in into.items()}
+
+    @cached_property
+    def _nbrs(self) -> dict[str, list[str]]:
+        if self._symmetric:
+            return self._succ
+        rank, pred = self.order.__getitem__, self._pred
+        return {n: sorted(set(succ) | set(pred[n]), key=rank) for n, succ in self._succ.items()}
 
     def _add(self, node, **attrs):
         node = str(node)
