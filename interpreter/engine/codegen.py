@@ -116,8 +116,9 @@ class ExpressionSource:
         return self.ns.pop(name)
 
     def target(self, node, scope):
-        """Where a value can be stored, as (lines to run first, Python place, checker
-        name or None); None for targets left to closures (a map's or list's item)."""
+        """Where a value can be stored, as (lines to run first, Python place, check
+        template or None: see _checker); None for targets left to closures (a map's
+        or list's item)."""
         game, names = self.compiler.game, self.names
         if isinstance(node, ast.Name):
             kind, _ = names.resolve(node.id, scope)
@@ -135,10 +136,20 @@ class ExpressionSource:
                 f"{table}[{self.const(node.name)}][{obj}]", self._checker(game, section, node.name))
 
     def _checker(self, game, section, name):
+        """None (no bounds), or the check of a stored value as a template: "{}" stands
+        for the value. A whole number within numeric bounds passes inline; anything
+        else goes through Game.checker, which lets it through or says which bound."""
         decl = game.decls[section][name]
-        if all(decl.get(k) is None for k in ("min", "max", "one_of")):
+        low, high, one_of = decl.get("min"), decl.get("max"), decl.get("one_of")
+        if low is None and high is None and one_of is None:
             return None
-        return self.fresh("chk", game.checker(section, name))
+        check = self.fresh("chk", game.checker(section, name))
+        if one_of is not None or not all(type(b) in (int, float) for b in (low, high) if b is not None):
+            return check + "({})"
+        v = self.fresh("c")
+        bounds = " and ".join([f"{self.const(low)} <= {v}"] * (low is not None)
+                              + [f"{v} <= {self.const(high)}"] * (high is not None))
+        return f"({v} if ({v} := {{}}).__class__ is int and {bounds} else {check}({v}))"
 
     def candidates(self, var, items, when, scope):
         """An action's legal bindings as one function f(state, player) -> list: its

@@ -315,7 +315,7 @@ class Compiler:
         new = source.source(value, scope)
         if op is not None:
             new = source.arith(op, where, f"({new})")
-        return lines + [f"{where} = {check}({new})" if check else f"{where} = {new}"]
+        return lines + [f"{where} = {check.format(new)}" if check else f"{where} = {new}"]
 
     def call_stmt(self, node, scope):
         call = node.call
