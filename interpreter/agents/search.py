@@ -311,7 +311,7 @@ class MCTSAgent:
             path.append((node, player))
         rand, left = self.rand, self.depth
         while not st.is_terminal() and left != 0:       # random to the end (or the depth)
-            st.apply(rand.randrange(len(st.pending.labels)))
+            st.apply(rand.randrange(len(st.pending.values)))   # no labels made in a playout
             if left is not None:
                 left -= 1
         shares = win_shares(st) if st.is_terminal() else self._judge(st, start)
