@@ -143,6 +143,9 @@ def format_comparison(result) -> str:
     return "\n".join(lines)
 
 
+FEW_GAMES = 30     # below this the normal approximation's p-values are too small (stats.py)
+
+
 def footnote(result) -> str:
     """What the columns mean, and which correction was used."""
     return (f"* a change this run can tell from luck: two-sided p, adjusted for the "
@@ -150,4 +153,7 @@ def footnote(result) -> str:
             f"below {result['alpha']}.\n"
             "  95% CI: each row's own interval. effect: Cohen's h (rates) or d (means); "
             "0.2 small, 0.5 medium, 0.8 large.\n"
-            "  '-': nothing to test (no game varied) or no estimate.")
+            "  '-': nothing to test (no game varied) or no estimate."
+            + (f"\n  Only {result['games']} games each: p and the CI use the normal "
+               f"approximation, which is too small below {FEW_GAMES} games; run more "
+               "before trusting a starred row." if result["games"] < FEW_GAMES else ""))

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 
 RESULTS_FORMAT = 1
 
@@ -123,6 +124,8 @@ def read(path: str) -> tuple[StoredGame, int, list[dict]]:
     rulespec results file of a format this version reads."""
     from rulespec.errors import CorruptFile
     pa, pq = _pyarrow()
+    if not os.path.isfile(path):      # pyarrow words a missing file as an unreadable one
+        raise CorruptFile(f"{path}: no such results file")
     try:
         table = pq.read_table(path)
     except (OSError, pa.ArrowException) as e:

@@ -71,6 +71,13 @@ def test_a_variant_against_itself_on_the_same_seeds_changes_nothing():
     code, out, _ = _run("compare", MARKET, "--variant", "base", "--variant", "base", "-n", "20",
                         "--players", "2", "--jobs", "1")
     assert code == 0 and " *" not in out and "rows tested (Holm)" in out
+    assert "Only 20 games each" in out and "normal approximation" in out   # a small run is told
+
+
+def test_a_run_of_many_games_is_not_warned_about_the_approximation():
+    code, out, _ = _run("compare", MARKET, "--variant", "base", "--variant", "base", "-n", "30",
+                        "--players", "2", "--jobs", "1")
+    assert code == 0 and "games each: p and the CI" not in out
 
 
 def test_holm_against_a_worked_example():

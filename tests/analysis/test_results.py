@@ -89,6 +89,11 @@ def test_the_pool_and_one_process_write_the_same_rows(tmp_path):
     assert tables[0] == tables[1]
 
 
+def test_a_missing_results_file_is_named_missing_not_corrupt(tmp_path):
+    code, _, err = run("report", str(tmp_path / "none.parquet"))
+    assert code == 1 and "no such results file" in err and "not a Parquet" not in err
+
+
 def test_a_file_that_is_not_a_results_file_is_named_corrupt(tmp_path):
     bad = tmp_path / "bad.parquet"
     bad.write_text("not parquet")
