@@ -36,19 +36,8 @@ from interpreter import load_game  # noqa: E402
 
 def playouts(game, players, seconds, first_seed=0):
     """(games/s, decisions/s) of random playouts for about `seconds` of CPU."""
-    games = decisions = 0
-    seed = first_seed
-    start = time.process_time()
-    while time.process_time() - start < seconds:
-        state = game.new_state(players, seed)
-        rng = random.Random(seed)
-        while not state.is_terminal():
-            options = state.legal_actions()
-            state.apply(options[rng.randrange(len(options))])
-            decisions += 1
-        games += 1
-        seed += 1
-    elapsed = time.process_time() - start
+    games, decisions, elapsed = playout_block(
+        lambda seed: game.new_state(players, seed), seconds, first_seed)
     return games / elapsed, decisions / elapsed
 
 

@@ -33,8 +33,8 @@ player count and probe_games, byte for byte):
    spec writes (at least 0..NUMBERS); each action without `for` once, each action
    with `for` once per atom; each menu option of each menu; each atom as a pick.
 2. Shapes, for values the rules compute during play and the spec cannot name
-   statically: lists (Castles' [tile, cell], Zena's [pawn, place]) and text built
-   by `+` (Zena's "influence X at Y for 2", a hex coordinate "4,-2"). Such a value
+   statically: lists (a [piece, cell] pair) and text built by `+` ("influence X
+   at Y for 2", a coordinate "4,-2"). Such a value
    is read as a row of tokens: each item of a list, each piece of a text (split at
    spaces and commas: a card id, a whole number, or a word). Its key is ("shape",
    HEAD, TOKEN, ...), HEAD ("action", NAME) or ("pick",). Seeded random games
@@ -105,7 +105,7 @@ class ActionVocabulary:
     # ------------------------------------------------------------ the public API
     @cached_property
     def names(self) -> list[str]:
-        """A readable name per id, e.g. "action buy card:coin#2", "menu kuhn.yaml:12 Bet"."""
+        """A readable name per id, e.g. "action buy card:coin#2", "menu market.yaml:12 Bet"."""
         return [_name(key) for key in self.keys]
 
     def key_of(self, action_id: int) -> tuple:
@@ -248,7 +248,7 @@ class ActionVocabulary:
 def _number_span(slots: list[set]) -> range:
     """The numbers every number piece of one shape may take: the range met at any of
     its positions, and when one was negative, mirrored about 0. Probe games meet the
-    middle of a range more often than its edges (a hex coordinate "5,-4" of a board
+    middle of a range more often than its edges (a coordinate "5,-4" of a board
     turned and offset), and one shape's numbers are alike (both axes of a coordinate),
     so a position is widened to the whole shape's range, not its own."""
     met = [t[2] for slot in slots for t in slot if t[:2] == ("piece", "n")]

@@ -3,7 +3,7 @@
     pip install -e '.[pettingzoo]'
     from interpreter.adapters.pettingzoo_env import env, parallel_env
     e = env("tests/games/market.yaml", players=3)            # AEC: one seat at a time
-    p = parallel_env("games/zena.yaml", players=3)           # secret choices at once
+    p = parallel_env("tests/games/market.yaml", players=3)           # secret choices at once
 
 Agents are "player_0".."player_{n-1}" (seats). What each gets:
 

@@ -65,7 +65,7 @@ def fast_validator(path: str, definition: str | None = None):
     """The schema at `path` (or one of its $defs) compiled to Python by fastjsonschema:
     a function of one JSON value that returns it, or raises
     fastjsonschema.JsonSchemaValueException. About 40 times faster than jsonschema on
-    a save (40 µs against 1.7 ms for a mid-game Castles save). fastjsonschema knows
+    a save (40 µs against 1.7 ms for a mid-game save of the largest shipped game). fastjsonschema knows
     drafts 4, 6 and 7 and silently ignores later keywords (`prefixItems`), so such a
     schema must use draft-07 keywords only: tests/engine/test_fast_schema_check.py holds it
     to that, and compares both validators' verdicts on fuzzed saves and log lines."""

@@ -239,7 +239,7 @@ class State:
         """The state as save text; spec=False leaves out which spec text and content
         it was made with (a log's state digests: the game's state alone). Values of
         a plain type (_PLAIN: numbers, text, true/false, none) are written as they
-        are, as encode would, without a call per value (Zena has 400 per-card ones)."""
+        are, as encode would, without a call per value (a spec may have hundreds of per-card ones)."""
         names = {"spec": self.game.spec_hash, "spec_id": self.game.spec_id} if spec else {}
         # forced="ask" is written only when on, so every other save (and the state
         # digests in logs) stays as it was
