@@ -145,3 +145,18 @@ def test_seed_of_v1_starts_generator_v1s_stream():
     for seed in (0, 1, 2, 3, 41):
         assert rng.seed_state(rng.seed_of_v1(seed)) == v1_state(seed)
     assert all(rng.unmix(rng.mix(w)) == w for w in (0, 1, rng.GAMMA, rng.MASK, 12345))
+
+
+def test_shuffle_is_fisher_yates_over_below():
+    """shuffle writes `below` out in its loop for speed: the same draws, the same
+    order and the same state after, for decks of every size up to a Siena deck."""
+    def by_below(state, items):
+        for i in range(len(items) - 1, 0, -1):
+            state, j = rng.below(state, i + 1)
+            items[i], items[j] = items[j], items[i]
+        return state
+    for seed in range(300):
+        state = rng.seed_state(seed)
+        a, b = list(range(seed % 131)), list(range(seed % 131))
+        assert rng.shuffle(state, a) == by_below(state, b)
+        assert a == b
