@@ -7,5 +7,6 @@ one that plays the spec's variants too takes `variant=NAME` and lists them in VA
 """
 ANCHORS = {
     "castles": "benchmarks.hand.castles",
+    "siena": "benchmarks.hand.siena",
     "zena": "benchmarks.hand.zena",
 }
