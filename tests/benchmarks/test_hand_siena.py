@@ -113,7 +113,8 @@ class Lockstep:
 
     def step(self, policy):
         spec, anchor = self.spec, self.hand
-        assert not self.queue, f"rulespec drew {list(self.queue)} the anchor did not"
+        assert not self.queue, (f"decision {self.decisions}: rulespec made {len(self.queue)} random "
+                                f"draws the anchor did not, the first {self.queue[0][1]!r}")
         assert not anchor.is_terminal(), f"decision {self.decisions}: the anchor's game is over, rulespec's is not"
         labels = [o.label for o in spec.legal_actions()]
         keys = anchor.option_keys()
