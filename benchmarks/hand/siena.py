@@ -359,25 +359,28 @@ class Siena:
         if not deck.packets:
             return None
         packet = deck.packets[0]
-        if len(packet) == 1:
-            card = packet[0]
+        if len(packet) == 1 or self.chooser is None:
+            card = packet.pop()      # known, or shuffled by the game's generator (_shuffle)
         else:
-            cards, order = self.cards, self.comp.order
-            names = {}
-            for c in packet:
-                names[cards[c].name] = names.get(cards[c].name, 0) + 1
-            if len(names) == 1:
-                name = cards[packet[0]].name
-            elif self.chooser is None:
-                name = cards[packet[self.rng.randrange(len(packet))]].name
-            else:
-                by_order = sorted(names, key=lambda n: min(order[c] for c in packet if cards[c].name == n))
-                name = self.chooser("draw", [(n, names[n] / len(packet)) for n in by_order])
-            card = min((c for c in packet if cards[c].name == name), key=order.__getitem__)
-        packet.remove(card)
+            card = self._chosen_card(packet)
+            packet.remove(card)
         if not packet:
             deck.packets.pop(0)
         return card
+
+    def _chosen_card(self, packet: list) -> str:
+        """Which card of an unordered packet comes up, asked of the chooser by name
+        (names in the spec's order, each with its share); of equal cards the first
+        in the spec's order; all alike: certain, nothing asked."""
+        cards, order = self.cards, self.comp.order
+        counts: dict[str, int] = {}
+        for c in sorted(packet, key=order.__getitem__):
+            counts[cards[c].name] = counts.get(cards[c].name, 0) + 1
+        if len(counts) == 1:
+            name = cards[packet[0]].name
+        else:
+            name = self.chooser("draw", [(n, k / len(packet)) for n, k in counts.items()])
+        return min((c for c in packet if cards[c].name == name), key=order.__getitem__)
 
     def _pick(self, seats: list) -> int:
         """A seat picked at random (the spec's `random_of(players)`)."""
@@ -387,7 +390,11 @@ class Siena:
         return seats[[f"P{s + 1}" for s in seats].index(label)]
 
     def _shuffle(self, deck: Deck, cards: list) -> None:
+        """These cards become `deck`, one unordered packet. Without a chooser the
+        game's generator orders the packet now, and a draw takes its last card."""
         deck.shuffle(cards, self.comp.order)
+        if self.chooser is None and deck.packets:
+            self.rng.shuffle(deck.packets[0])
 
     # ------------------------------------------------------------- small rules
     def _gain(self, p: Player, n: int) -> None:
@@ -451,13 +458,12 @@ class Siena:
             self.pawn_moves += 1
             self.players[seat].moved_at = self.pawn_moves
         self._place_on_initiative_chart()
-        order = self.comp.order
         self._shuffle(self.fato, self.fato.cards())
         self._shuffle(self.senesi_deck, self.senesi_deck.cards())
         box = Deck()
         self._shuffle(box, [c for c in self.artista_box if c != LORENZETTI])
         drawn = [self._draw(box) for _ in range(2)]
-        self.artista_deck = Deck([sorted([*drawn, LORENZETTI], key=order.__getitem__)])
+        self._shuffle(self.artista_deck, [*drawn, LORENZETTI])
         if box.packets:
             self.artista_deck.packets.insert(0, box.cards())   # the other five, unordered, on top
         self.artista_box = []
