@@ -13,6 +13,7 @@ tests/benchmarks/test_hand_siena.py plays it in lockstep with rulespec.
         options = game.legal_actions()               # opaque values
         game.apply(random.choice(options))
     game.scores()                                    # Consent Points per seat
+    game.ended_by       # "round limit", "tower finished" or "Lorenzetti booked"
 
 The rules run as a to-do list of small steps (`Siena.todo`, each a function
 and immutable arguments), as in castles.py and zena.py: a step that asks a
@@ -107,6 +108,7 @@ class Components:
     the starting values. Read once per variant; shared by every game."""
 
     def __init__(self, variant: str | None, spec_path=SPEC):
+        """Raises ValueError for a variant the spec does not declare."""
         with open(spec_path, encoding="utf-8") as f:
             data = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
         const = {k: _plain(v) for k, v in data["constants"].items()}
@@ -116,21 +118,32 @@ class Components:
             const.update(data["variants"][variant]["changes"].get("constants") or {})
         self.const = const
         self.min_players, self.max_players = data["players"]["min"], data["players"]["max"]
+        self._read_cards(data["cards"])
+        self._read_boards(data["boards"])
+        start = {k: v["start"] if isinstance(v, dict) and "start" in v else v
+                 for k, v in {**data["globals"], **data["per_player"]}.items()}
+        self.globals = {k: start[k] for k in data["globals"]}
+        self.per_player = {k: start[k] for k in data["per_player"]}
+
+    def _read_cards(self, declared: dict) -> None:
+        """Cards by id (name, or name#k for the k-th of several alike) in the spec's
+        order, as rulespec makes them, and the zone each starts in."""
         self.cards: dict[str, Card] = {}
         self.start: dict[str, list[str]] = {}          # zone -> card ids, spec order
-        for kind, decl in data["cards"].items():
+        for kind, decl in declared.items():
             for entry in decl["list"]:
                 count = entry.get("count", 1)
                 for i in range(1, count + 1):
                     cid = entry["name"] if count == 1 else f"{entry['name']}#{i}"
-                    attrs = {**decl.get("attrs", {}), **entry, "id": cid, "kind": kind}
-                    self.cards[cid] = Card(attrs)
+                    self.cards[cid] = Card({**decl.get("attrs", {}), **entry, "id": cid, "kind": kind})
                     self.start.setdefault(decl["in"], []).append(cid)
         self.order = {cid: i for i, cid in enumerate(self.cards)}
-        boards = data["boards"]
+
+    def _read_boards(self, boards: dict) -> None:
+        """The Town's ring and extra edges (the ring's step first: next/previous
+        take it), its yellow districts, and the roads with their florins."""
         town = boards["town"]
         ring = town["ring"]
-        # the ring's steps come before the extra edges: next/previous take the first
         self.successors = {n: [ring[(i + 1) % len(ring)]] for i, n in enumerate(ring)}
         self.predecessors = {n: [ring[i - 1]] for i, n in enumerate(ring)}
         for a, b in town["edges"]:
@@ -139,11 +152,7 @@ class Components:
         self.yellow = {n for n, attrs in _plain(town["nodes"]).items() if attrs.get("yellow")}
         self.roads = {name: boards[name]["path"] for name in ROADS}
         self.road_florins = {name: {n: a.get("florins", 0) for n, a in _plain(boards[name]["nodes"]).items()}
-                             for name in self.roads}
-        self.globals = {k: v["start"] if isinstance(v, dict) and "start" in v else v
-                        for k, v in data["globals"].items()}
-        self.per_player = {k: v["start"] if isinstance(v, dict) and "start" in v else v
-                           for k, v in data["per_player"].items()}
+                             for name in ROADS}
 
 
 @lru_cache(maxsize=None)
