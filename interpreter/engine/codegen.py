@@ -28,13 +28,17 @@ from .values import Seat, Zone, display, player_zone
 
 _ARITH = {"+", "-", "*", "//", "%"}
 # a value cheap to read twice: a local, a constant, a variable
-_SIMPLE = re.compile(r"_[vak]\d+|_pl\d+|env\[_k\d+\]|st\.g\[_k\d+\]"
+_SIMPLE = re.compile(r"_[vakw]\d+|_pl\d+|env\[_k\d+\]|st\.g\[_k\d+\]"
                      r"|st\.pv\[_k\d+\]\[(_[va]\d+|_pl\d+|env\[_k\d+\])\]")
+# the class of a value of a known kind, for a test of it (a zone is a _Zone)
+_CLASS = {"list": "list", "map": "dict", "zone": "_Zone"}
+# a value whose reading can neither fail nor change anything: a local or a constant
+_CHEAP = re.compile(r"_[vakw]\d+|_pl\d+")
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 # builtin of one argument -> (the test of its usual case, its value then), inline
 _INLINE = {
-    "name": ("{x} in _CARDS", "_CARDS[{x}]['name']"),
-    "kind": ("{x} in _CARDS", "_CARDS[{x}]['kind']"),
+    "name": ("{x}.__class__ is str and {x} in _CARDS", "_CARDS[{x}]['name']"),
+    "kind": ("{x}.__class__ is str and {x} in _CARDS", "_CARDS[{x}]['kind']"),
     "count": ("{x}.__class__ is _Zone", "len(st.zones[{x}])"),
 }
 # AST levels one generated function holds. Python's parser refuses more than 200
@@ -51,6 +55,8 @@ class ExpressionSource:
         self.names = compiler.names
         game = compiler.game
         limits = game.bounds
+        # the checker's kinds (rulespec/infer.py) choose which fast path to try first
+        self.kinds = getattr(game, "kinds", None)
         self.ns = {"_items": _items, "_contains": _contains, "_attr": attribute_of(game),
                    "_IB": limits.integer_bound, "_SIZE": limits.size, "_num": lambda r: check_number(r, limits),
                    "_mul": checked_multiply(limits),
@@ -64,6 +70,7 @@ class ExpressionSource:
             self.ns[self._function_idents[name]] = fn
         self.consts: dict = {}
         self.counter = 0
+        self._card_tables: dict = {}   # card attribute -> generated name of its table
         self.locals: dict = {}      # comprehension variable -> python identifier
         self.depth = 0              # AST levels of the generated function being written
         self.has_env = True         # whether the code being written has `env` in scope
@@ -164,10 +171,10 @@ class ExpressionSource:
             if var is None:
                 source = "[None]" if when is None else f"([None] if {self.source(when, scope)} else [])"
             else:
-                iterable = self.iterable(items, scope)
+                walk = self.walk(items, scope)
                 self.locals[var] = value = self.fresh("v")
                 cond = f" if {self.source(when, scope | {var})}" if when is not None else ""
-                source = f"[{value} for {value} in _items(st, {iterable}){cond}]"
+                source = f"[{value} {walk.format(value)}{cond}]"
         finally:
             self.locals, self.has_env = saved, True
         code = compile(f"lambda st, {player}: {source}", f"<rulespec candidates {self.counter}>", "eval")
@@ -262,30 +269,76 @@ class ExpressionSource:
         if key in self.names.per_player and key not in self._shadow_attrs:
             return f"st.pv[{self.const(key)}][{obj}]"
         k = self.const(key)
-        general = f"_attr(st, {obj}, {k})"
-        if not _SIMPLE.fullmatch(obj):
-            return general
         # What `attribute_of` would do, inline for the kinds of value this key can be
-        # read from (a cheap `obj` read twice costs less than a call); the general way
-        # for the rest, and for its error message.
-        n, cases = self.names, []
-        if key in n.per_player:
-            cases.append((f"{obj}.__class__ is _Seat", f"st.pv[{k}][{obj}]"))
-        elif key in n.player_zones:
-            cases.append((f"{obj}.__class__ is _Seat", f"_PZ[{k}][{obj}]"))
-        if key in n.per_card:
-            cases.append((f"{obj}.__class__ is str and {obj} in _CARDS", f"st.cv[{k}][{obj}]"))
-        elif key in n.card_attrs:
-            cases.append((f"{obj}.__class__ is str and {obj} in _CARDS and {k} in _CARDS[{obj}]",
-                          f"_CARDS[{obj}][{k}]"))
-        if key in self._map_keys:
-            cases.append((f"{obj}.__class__ is dict and {k} in {obj}", f"{obj}[{k}]"))
-        for test, value in reversed(cases):
-            general = f"({value} if {test} else {general})"
+        # read from (an `obj` read twice: a cheap one, or one bound once); the general
+        # way for the rest, and for its error message. A known kind of `obj` keeps
+        # only its own case: a guess the value belies takes the general way.
+        cases = self._attr_cases(key, k, self.kind(node.obj))
+        read = self.twice(obj) if cases else None
+        if read is None:
+            return f"_attr(st, {obj}, {k})"
+        first, o = read
+        general = f"_attr(st, {o}, {k})"
+        for i, (test, value) in reversed(list(enumerate(cases))):
+            if i == 0:      # the first test evaluates `obj`, once
+                test = test.replace("{o}", first, 1)
+            general = f"({value.replace('{o}', o)} if {test.replace('{o}', o)} else {general})"
         return general
 
+    def _attr_cases(self, key, k, kind) -> list:
+        """(test, value) templates of `{o}.key`'s usual cases, first to try first."""
+        n, cases = self.names, []
+        if kind in (None, "seat", "number"):
+            if key in n.per_player:
+                cases.append(("{o}.__class__ is _Seat", f"st.pv[{k}][{{o}}]"))
+            elif key in n.player_zones:
+                cases.append(("{o}.__class__ is _Seat", f"_PZ[{k}][{{o}}]"))
+        if kind in (None, "card", "text"):
+            if key in n.per_card:
+                cases.append(("{o}.__class__ is str and {o} in _CARDS", f"st.cv[{k}][{{o}}]"))
+            elif key in n.card_attrs or key in CARD_FIELDS:
+                table = self.card_table(key)
+                cases.append((f"{{o}}.__class__ is str and {{o}} in {table}", f"{table}[{{o}}]"))
+        if kind == "map" or kind is None and key in self._map_keys:
+            cases.append((f"{{o}}.__class__ is dict and {k} in {{o}}", f"{{o}}[{k}]"))
+        return cases
+
+    def card_table(self, key) -> str:
+        """The generated name of {card id: its attribute `key`}, for the cards that have it:
+        one lookup where `_CARDS[c][key]` takes two and a test of each."""
+        name = self._card_tables.get(key)
+        if name is None:
+            table = {cid: attrs[key] for cid, attrs in self.compiler.game.cards.items() if key in attrs}
+            name = self._card_tables[key] = self.fresh("ca", table)
+            self.ns[name] = table   # even when empty (fresh binds only a value that is not None)
+        return name
+
+    def kind(self, node) -> str | None:
+        """The base of `node`'s kind ("card", "map", ...) when the checker knows it."""
+        kind = self.kinds.of(node) if self.kinds is not None else None
+        return kind.base if kind is not None and kind.base not in ("any", "nothing", "none") else None
+
+    def twice(self, src):
+        """(its first read, its later reads) for a value a test reads before its use:
+        itself when cheap to read again, else bound once by an assignment expression;
+        None inside a comprehension's iterable, where Python allows none."""
+        if _SIMPLE.fullmatch(src):
+            return src, src
+        if self.in_iterable:
+            return None
+        w = self.fresh("w")
+        return f"({w} := {src})", w
+
     def src_index(self, node, scope):
-        return f"_index(st, {self.source(node.obj, scope)}, {self.source(node.key, scope)})"
+        obj, key = self.source(node.obj, scope), self.source(node.key, scope)
+        # a map's or list's item read inline when the checker knows it is one (a zone's
+        # goes through _index, which may reveal a card: a chance node)
+        cls = _CLASS.get(self.kind(node.obj))
+        read = self.twice(obj) if cls in ("dict", "list") else None
+        if read is None:
+            return f"_index(st, {obj}, {key})"
+        first, o = read
+        return f"({o}[{key}] if {first}.__class__ is {cls} else _index(st, {o}, {key}))"
 
     def src_call(self, node, scope):
         if node.kwargs:
@@ -296,14 +349,20 @@ class ExpressionSource:
             return f"{self._function_idents[node.func]}(st{''.join(', ' + a for a in args)})"
         fn = self.fresh("f", FUNCTIONS[node.func])
         general = f"{fn}(st{''.join(', ' + a for a in args)})"
-        inline = _INLINE.get(node.func)
-        if inline is None or len(args) != 1 or not _SIMPLE.fullmatch(args[0]):
+        inline = _INLINE.get(node.func) if len(args) == 1 else None
+        if node.func == "count" and inline is not None:
+            # a list's or map's count is its length (with no walk to meter); a zone's, its cards'
+            cls = _CLASS.get(self.kind(node.args[0]), "_Zone")
+            inline = (f"{{x}}.__class__ is {cls}", "len(st.zones[{x}])" if cls == "_Zone" else "len({x})")
+        read = self.twice(args[0]) if inline is not None else None
+        if read is None:
             return general
-        # The builtin's usual case inline, for a cheap argument read twice; the call
-        # for the rest, and for its error message.
+        # The builtin's usual case inline, for an argument read twice (cheap, or bound
+        # once); the call for the rest, and for its error message.
         test, value = inline
-        x = args[0]
-        return f"({value.format(x=x)} if {test.format(x=x)} else {general})"
+        first, x = read
+        test = test.replace("{x}", first, 1).replace("{x}", x)
+        return f"({value.replace('{x}', x)} if {test} else {fn}(st, {x}))"
 
     def src_list_(self, node, scope):
         return "[" + ", ".join(self.source(i, scope) for i in node.items) + "]"
@@ -313,7 +372,7 @@ class ExpressionSource:
             # a closure-compiled part would look its variable up in env, where a
             # generated comprehension does not put it: compile the whole as closures
             return self.fallback(node, scope)
-        iterable = self.iterable(node.iter, scope)
+        walk = self.walk(node.iter, scope)
         var = self.fresh("v")
         saved = self.locals.get(node.var)
         self.locals[node.var] = var
@@ -325,7 +384,21 @@ class ExpressionSource:
                 del self.locals[node.var]
             else:
                 self.locals[node.var] = saved
-        return f"[{elt} for {var} in _items(st, {iterable}){cond}]"
+        return f"[{elt} {walk.format(var)}{cond}]"
+
+    def walk(self, node, scope) -> str:
+        """`for {} in ...` over `node`'s items, metered (_items); a zone's cards are
+        taken directly when the checker knows `node` is a zone (guarded: anything
+        else goes through _items). A zone that is not cheap to read twice is bound
+        by a loop of one (`for _L in (zone,)`): no assignment in an iterable."""
+        x = self.iterable(node, scope)
+        if self.kind(node) != "zone":
+            return f"for {{}} in _items(st, {x})"
+        prefix = ""
+        if not _SIMPLE.fullmatch(x):
+            one = self.fresh("L")
+            prefix, x = f"for {one} in ({x},) ", one
+        return f"{prefix}for {{}} in ([*st.zones[{x}]] if {x}.__class__ is _Zone else _items(st, {x}))"
 
     # ------------------------------------------------------------ operators
     def src_neg(self, node, scope):
@@ -344,8 +417,20 @@ class ExpressionSource:
         a, b = self.source(node.left, scope), self.source(node.right, scope)
         if node.op in _COMPARE:
             return f"({a} {node.op} {b})"
-        test = f"({a} in _contains(st, {b}))"
+        test = f"({a} in {self.container(b, node.right, a)})"
         return test if node.op == "in" else f"(not {test})"
+
+    def container(self, b, node, a=None) -> str:
+        """What `in` looks through: `b` itself when the checker knows it is a list or
+        a map (guarded), a zone's cards, else _contains. `a` (evaluated first in
+        Python's `a in b`) must then be cheap, as the test reads `b` before it."""
+        cls = _CLASS.get(self.kind(node))
+        read = self.twice(b) if cls is not None and (a is None or _CHEAP.fullmatch(a)) else None
+        if read is None:
+            return f"_contains(st, {b})"
+        first, o = read
+        value = f"st.zones[{o}]" if cls == "_Zone" else o
+        return f"({value} if {first}.__class__ is {cls} else _contains(st, {o}))"
 
     def src_arith(self, node, scope):
         if node.op not in _ARITH:
