@@ -49,6 +49,9 @@ SPLIT_DEPTH = 40
 
 class ExpressionSource:
     """Turns one expression tree into Python source plus its namespace."""
+    # Fast paths chosen by the checker's kinds (`kind`); off only where a test
+    # compares games with them and without them.
+    by_kinds = True
 
     def __init__(self, compiler):
         self.compiler = compiler
@@ -315,7 +318,7 @@ class ExpressionSource:
 
     def kind(self, node) -> str | None:
         """The base of `node`'s kind ("card", "map", ...) when the checker knows it."""
-        kind = self.kinds.of(node) if self.kinds is not None else None
+        kind = self.kinds.of(node) if self.kinds is not None and self.by_kinds else None
         return kind.base if kind is not None and kind.base not in ("any", "nothing", "none") else None
 
     def twice(self, src):
