@@ -243,7 +243,7 @@ class Siena:
         if not comp.min_players <= players <= comp.max_players:
             raise ValueError(f"Siena is for {comp.min_players} to {comp.max_players} players, not {players}")
         self.cards, self.const, self.n = comp.cards, comp.const, players
-        self.rng, self.chooser = random.Random(seed), chooser
+        self.rng, self.rng_shared, self.chooser = random.Random(seed), False, chooser
         self.players = [Player(s, comp.per_player) for s in range(players)]
         g = comp.globals
         self.round, self.pawn_moves, self.initiative = g["round"], g["pawn_moves"], []
@@ -293,8 +293,7 @@ class Siena:
         game would have had. Components are shared."""
         other = Siena.__new__(Siena)
         other.__dict__.update(self.__dict__)      # immutable parts and numbers
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        self.rng_shared = other.rng_shared = True  # copied by the first to use it (_random)
         other.players = [p.copy() for p in self.players]
         other.initiative = list(self.initiative)
         other.frame, other.ready, other.tower = dict(self.frame), dict(self.ready), list(self.tower)
@@ -391,10 +390,19 @@ class Siena:
             name = self.chooser("draw", [(n, k / len(packet)) for n, k in counts.items()])
         return min((c for c in packet if cards[c].name == name), key=order.__getitem__)
 
+    def _random(self) -> random.Random:
+        """The game's generator. A clone shares it until either uses it: then that
+        one takes a copy, so a clone has the same future as its original."""
+        if self.rng_shared:
+            rng = random.Random.__new__(random.Random)
+            rng.setstate(self.rng.getstate())
+            self.rng, self.rng_shared = rng, False
+        return self.rng
+
     def _pick(self, seats: list) -> int:
         """A seat picked at random (the spec's `random_of(players)`)."""
         if self.chooser is None:
-            return seats[self.rng.randrange(len(seats))]
+            return seats[self._random().randrange(len(seats))]
         label = self.chooser("pick", [(f"P{s + 1}", 1 / len(seats)) for s in seats])
         return seats[[f"P{s + 1}" for s in seats].index(label)]
 
@@ -403,7 +411,7 @@ class Siena:
         game's generator orders the packet now, and a draw takes its last card."""
         deck.shuffle(cards, self.comp.order)
         if self.chooser is None and deck.packets:
-            self.rng.shuffle(deck.packets[0])
+            self._random().shuffle(deck.packets[0])
 
     # ------------------------------------------------------------- small rules
     def _gain(self, p: Player, n: int) -> None:
