@@ -385,7 +385,7 @@ class Compiler:
             fr.env[key] = [list(_items(st, items(st, fr.env))), 0]
             if secret:
                 fr.env["$secret"] = fr.env.get("$secret", 0) + 1
-        self.emit(node, start, writes=False)
+        first = self.emit(node, start, writes=False)
         top = self.here()
 
         def step(st, fr):
@@ -402,8 +402,12 @@ class Compiler:
             fr.pc = end[0]
         self.emit(node, step, writes=False)
         self.block(node.body, scope)
-        self.emit(node, self.jump_to([top]), writes=False)
+        back = self.emit(node, self.jump_to([top]), writes=False)
         end[0] = self.here()
+        if self.straight_lines is not None:
+            start_step, jump_step = _fused_for(key, var, items, where, secret, top + 1, end)
+            self.program.fuse(first, top, start_step)
+            self.program.fuse(back, top, jump_step)
 
     def secretly(self, node, scope):
         self.for_stmt(node, scope, secret=True)
@@ -653,6 +657,38 @@ STRAIGHT_DEPTH = 12
 
 class _NotStraight(Exception):
     """A statement the straight-line compiler does not write."""
+
+
+def _fused_for(key, var, items, where, secret, body, end):
+    """A `for` loop's start and its jump back, each fused with the step after it
+    (Program.fuse): one instruction where the statement-by-statement run makes two.
+    The env they leave is the one start and step, or jump and step, leave, keys
+    in the same order (a save writes them in that order)."""
+    def advance(st, fr, env, todo):
+        values, i = todo
+        while i < len(values):
+            env[var] = values[i]
+            i += 1
+            if where is None or where(st, env):
+                env[key] = [values, i]
+                fr.pc = body
+                return
+        del env[key]
+        if secret:
+            env["$secret"] -= 1
+        fr.pc = end[0]
+
+    def start_step(st, fr):
+        env = fr.env
+        env[key] = todo = [list(_items(st, items(st, env))), 0]
+        if secret:
+            env["$secret"] = env.get("$secret", 0) + 1
+        advance(st, fr, env, todo)
+
+    def jump_step(st, fr):
+        env = fr.env
+        advance(st, fr, env, env[key])
+    return start_step, jump_step
 
 
 def _auction_start(st, env, among, opening, starter):

@@ -36,7 +36,7 @@ class Program:
     in the action's `exit_checks`, checked when the action is over.
     """
     __slots__ = ("key", "rule", "code", "lines", "written", "end_checks", "exit_checks",
-                 "pushes", "stepping", "atomic", "straight", "fast")
+                 "pushes", "stepping", "atomic", "straight", "fused", "fast")
 
     def __init__(self, key: str, rule: str):
         self.key = key          # "phase:market", "action:buy", ...
@@ -52,6 +52,9 @@ class Program:
         # (start, end, f): instructions start..end-1 written as one generated function f
         # (compile.py's straight lines); `fast` is `code` with those in use (finish)
         self.straight: list = []
+        # pc -> (f, partner): f does instruction pc and then instruction partner, which
+        # always runs right after it (a loop's start or jump back, and its step)
+        self.fused: dict = {}
         self.fast: list = self.code
 
     def emit(self, instr, where, written=None) -> int:
@@ -60,12 +63,20 @@ class Program:
         self.written.append(written)
         return len(self.code) - 1
 
+    def fuse(self, pc: int, partner: int, fn) -> None:
+        """Offer fn for instruction pc followed by instruction partner (finish decides)."""
+        self.fused[pc] = (fn, partner)
+
     def finish(self) -> None:
-        """Choose the straight-line functions the sampled run loop uses: one stands
-        for its statement's instructions when no end condition is checked after any
-        of them (so the game ends at the same point either way). Call after
+        """Choose the fused instructions and straight-line functions the sampled run
+        loop uses: each stands for its instructions when no end condition is checked
+        after any of them (so the game ends at the same point either way). Call after
         plan_end_checks."""
         fast = list(self.code)
+        checks = self.end_checks
+        for pc, (fn, partner) in self.fused.items():
+            if not checks[pc] and not checks[partner]:
+                fast[pc] = fn
         for start, end, fn in self.straight:
             if not any(self.end_checks[start:end]):
                 fast[start] = fn
