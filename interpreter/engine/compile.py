@@ -38,6 +38,11 @@ class Compiler:
         # None: compile no straight-line forms (the game's `straight` switch is off)
         self.straight_lines = [] if getattr(game, "straight", True) else None
         self.source = None      # codegen.ExpressionSource, made on first use
+        # quiet procedures (plan_quiet): name -> the generated name of the function that
+        # runs the whole body, called directly by straight-line code
+        self.quiet: dict[str, str] = {}
+        self._in_quiet = False  # writing a quiet procedure's function, not a frame's
+        self._spans: dict = {}  # id(statement) -> (its first pc, the pc after it)
 
     # ------------------------------------------------------------- plumbing
     def where(self, node):
@@ -67,27 +72,60 @@ class Compiler:
 
     def block(self, stmts, scope):
         self.scope = scope    # for rulespec.effects: which names are locals
+        run = None    # straight statements in a row: [first pc, lines, pcs, compound statements]
         for stmt in stmts:
             start = self.here()
             getattr(self, stmt.rule)(stmt, scope)
-            if stmt.rule in _COMPOUND and self.straight_lines is not None:
-                self._straight(stmt, scope, start)
             self.scope = scope
+            self._spans[id(stmt)] = (start, self.here())
+            if self.straight_lines is None:
+                continue
+            written = self._written(stmt, scope, start)
+            if written is None:
+                self._straight(run)
+                run = None
+                continue
+            if stmt.rule in _COMPOUND:   # alone too: Program.finish may refuse the run
+                self._straight([start, *written, 1, self.here()])
+            if run is None:
+                run = [start, [], [], 0, 0]
+            run[1] += written[0]
+            run[2] += written[1]
+            run[3] += stmt.rule in _COMPOUND or self._calls_procedure(stmt)
+            run[4] = self.here()
+        self._straight(run)
 
     # ------------------------------------------------------- straight lines
-    def _straight(self, stmt, scope, start) -> None:
-        """Offer the program `stmt` (instructions start..here) as one generated
-        function with Python's own `for` and `if`, when nothing in it can ask
-        anyone, start a rule, end the game or loop without end (Program.finish
-        decides whether to use it)."""
+    def _calls_procedure(self, stmt) -> bool:
+        """A call of a (quiet) procedure: worth a straight function on its own, which
+        calls it without a frame."""
+        call = stmt.call if stmt.rule == "call_stmt" else getattr(stmt, "value", None)
+        return isinstance(call, ast.Call) and call.func in self.names.procedures
+
+    def _written(self, stmt, scope, start):
+        """(lines, pcs) of `stmt` (instructions start..here) as Python with its own
+        `for` and `if`, when nothing in it can ask anyone, start a rule that may,
+        end the game or loop without end; else None."""
         lines, pcs = [], []
         try:
-            self._lines(stmt, scope, start, 0, lines, pcs)
-        except _NotStraight:
+            end = self._lines(stmt, scope, start, 0, lines, pcs)
+        except NotStraight:
+            return None
+        if end != self.here():
+            raise AssertionError(f"straight lines of line {stmt.line} end at {end}, not {self.here()}")
+        return lines, pcs
+
+    def _straight(self, run) -> None:
+        """Offer the program a run of straight statements [start, lines, pcs, compound,
+        end] (instructions start..end-1) as one generated function (Program.finish
+        decides whether to use it), when it stands for two instructions or more."""
+        if run is None:
             return
-        end = self.here()
+        start, lines, pcs, compound, end = run
+        if end - start < 2 and not compound:
+            return
         try:
-            fn = self._source().statement(lines + [f"fr.pc = {end}"], f"line {stmt.line}")
+            fn = self._source().statement(lines + [f"fr.pc = {end}"], f"line {self.program.lines[start][1]}")
         except (SyntaxError, RecursionError, MemoryError):   # past what Python compiles: keep the steps
             return
         # faults: the generated line an exception came from -> the instruction it stands for
@@ -97,29 +135,46 @@ class Compiler:
 
     def _lines(self, stmt, scope, pc, depth, lines, pcs) -> int:
         """Python lines for `stmt`, whose first instruction is `pc`; returns the pc
-        after its instructions. Raises _NotStraight for a statement it cannot write."""
+        after its instructions. Raises NotStraight for a statement it cannot write."""
         if depth > STRAIGHT_DEPTH:
-            raise _NotStraight
+            raise NotStraight
         source, pad = self._source(), "    " * depth
         rule = stmt.rule
         if rule in ("assign", "aug_assign"):
             if isinstance(stmt.value, ast.Call) and stmt.value.func in self.names.procedures:
-                raise _NotStraight
+                if rule == "aug_assign":
+                    raise NotStraight
+                return self._quiet_assign(stmt, scope, pc, pad, lines, pcs)
             body = self._store_lines(stmt, stmt.value, stmt.op[0] if rule == "aug_assign" else None, scope)
             if body is None:
-                raise _NotStraight
+                raise NotStraight
             self._add(lines, pcs, [pad + line for line in body], pc)
             return pc + 1
         if rule == "call_stmt":
             if stmt.call.func in self.names.procedures:
-                raise _NotStraight
+                self._add(lines, pcs, [pad + line for line in self._quiet_call(stmt.call, scope)], pc)
+                return pc + 1
             self._add(lines, pcs, [pad + source.source(stmt.call, scope)], pc)
             return pc + 1
         if rule == "pass_":
             return pc
+        if rule == "return_":
+            value = source.source(stmt.value, scope) if stmt.value is not None else "None"
+            if self._in_quiet:
+                self._add(lines, pcs, [f"{pad}return {value}"], pc)
+            else:   # as return_'s instruction: the value to the caller, the block ended
+                ret = source.const(RET)
+                self._add(lines, pcs, [f"{pad}_r = {value}", f"{pad}if len(st.stack) > 1:",
+                                       f"{pad}    st.stack[-2].env[{ret}] = _r",
+                                       f"{pad}fr.pc = len(st.game.programs[fr.proc].code)",
+                                       f"{pad}return"], pc)
+            return pc + 1
         if rule == "if_stmt":
             self._add(lines, pcs, [f"{pad}if {source.source(stmt.cond, scope)}:", f"{pad}    pass"], pc)
-            after = self._body(stmt.body, scope, pc + 1, depth + 1, lines, pcs)
+            if self._never(stmt.cond):   # a body that never runs: its instructions skipped
+                after = self._spans[id(stmt.body[-1])][1] if stmt.body else pc + 1
+            else:
+                after = self._body(stmt.body, scope, pc + 1, depth + 1, lines, pcs)
             if stmt.orelse:
                 self._add(lines, pcs, [f"{pad}else:", f"{pad}    pass"], pc)
                 after = self._body(stmt.orelse, scope, after + 1, depth + 1, lines, pcs)
@@ -134,7 +189,122 @@ class Compiler:
                                        f"{pad}        continue"], pc + 1)
             # instructions: start, step, the body, the jump back
             return self._body(stmt.body, scope, pc + 2, depth + 1, lines, pcs) + 1
-        raise _NotStraight
+        raise NotStraight
+
+    def _quiet_call(self, call, scope) -> list:
+        """Lines calling quiet procedure `call.func`'s function, its return value left
+        in env as its `return` leaves it in the caller's frame (see return_)."""
+        name = self.quiet.get(call.func)
+        if name is None:
+            raise NotStraight
+        source = self._source()
+        params = self.names.procedures[call.func]
+        args = ", ".join(f"{source.const(p)}: {source.source(a, scope)}" for p, a in zip(params, call.args))
+        result = source.fresh("r")
+        return [f"{result} = {name}(st, {{{args}}})",
+                f"if {result} is not {source.fresh('nothing', NOTHING)}:",
+                f"    env[{source.const(RET)}] = {result}"]
+
+    def _quiet_assign(self, stmt, scope, pc, pad, lines, pcs) -> int:
+        """`target = procedure(...)`: the call (instruction pc), then the store of
+        what it returned (pc + 1), as assign's two instructions do."""
+        place = self._source().target(stmt.target, scope)
+        if place is None:
+            raise NotStraight
+        self._add(lines, pcs, [pad + line for line in self._quiet_call(stmt.value, scope)], pc)
+        before, where, check = place
+        value = f"env.pop({self._source().const(RET)}, None)"
+        store = [f"{where} = {check.format(value) if check else value}"]
+        self._add(lines, pcs, [pad + line for line in before + store], pc + 1)
+        return pc + 2
+
+    def plan_quiet(self, bodies: dict, prepare) -> None:
+        """Find the quiet procedures (bodies: name -> statements): those that can
+        ask no one, start no rule that may, loop without end or call themselves
+        (a block under an `if` on a constant that is false does not count). Straight
+        lines call them directly, as one generated function each (write_quiet).
+        prepare(name) readies the compiler for that procedure's text and returns its
+        scope. Call before compiling any program."""
+        scopes = {name: prepare(name) for name in bodies}
+        quiet, grown = {}, True
+        while grown:    # a procedure is quiet once everything it calls is
+            grown = False
+            for name, body in bodies.items():
+                self.scope = scopes[name]
+                if name not in quiet and all(self._may_be_quiet(s, quiet, 0) for s in body):
+                    quiet[name] = None
+                    grown = True
+        source = self._source()
+        self.quiet = {name: source.fresh("quiet") for name in quiet}
+        self.scope = set()
+
+    def write_quiet(self, bodies: dict, prepare) -> None:
+        """Write plan_quiet's functions, after every program is compiled (their lines
+        stand for the procedures' instructions). prepare(name) readies the compiler
+        for that procedure's text and returns its scope. Raises SyntaxError,
+        RecursionError or MemoryError for a body past what Python compiles, and
+        NotStraight for one plan_quiet misjudged."""
+        self._in_quiet = True
+        try:
+            for name in self.quiet:
+                self.scope = prepare(name)
+                self._quiet_function(name, bodies[name], self.scope)
+        finally:
+            self._in_quiet = False
+
+    def _may_be_quiet(self, stmt, quiet, depth) -> bool:
+        """Whether `_lines` writes `stmt`, given the procedures known quiet so far."""
+        rule, procedures = stmt.rule, self.names.procedures
+        if depth > STRAIGHT_DEPTH:
+            return False
+        if rule in ("assign", "aug_assign"):
+            target = stmt.target
+            if not (isinstance(target, ast.Name) or isinstance(target, ast.Attr) and (
+                    target.name in self.names.per_player or target.name in self.names.per_card)):
+                return False
+            value = stmt.value
+            return (not isinstance(value, ast.Call) or value.func not in procedures
+                    or rule == "assign" and value.func in quiet)
+        if rule == "call_stmt":
+            return stmt.call.func not in procedures or stmt.call.func in quiet
+        if rule in ("pass_", "return_"):
+            return True
+        if rule in ("if_stmt", "for_stmt"):
+            body = stmt.body + (stmt.orelse if rule == "if_stmt" else [])
+            if rule == "if_stmt" and self._never(stmt.cond):
+                body = stmt.orelse
+            return all(self._may_be_quiet(s, quiet, depth + 1) for s in body)
+        return False
+
+    def _never(self, cond) -> bool:
+        """Whether test `cond` is false whatever the state: false, none, a constant
+        of the spec that is false or none, or an `and` of which one part is."""
+        if isinstance(cond, ast.Const):
+            return cond.value is False or cond.value is None
+        if isinstance(cond, ast.Name):
+            kind, value = self.names.resolve(cond.id, set(self.scope))
+            return kind == "constant" and (value is False or value is None)
+        if isinstance(cond, ast.And):
+            return any(self._never(item) for item in cond.items)
+        return False
+
+    def _quiet_function(self, name, body, scope) -> None:
+        """Quiet procedure `name`'s whole body as a generated function f(state, env),
+        bound under self.quiet[name]. It returns what its `return` gives, NOTHING when
+        it ends without one. Its lines stand for the instructions of the procedure's
+        program as `_lines` counts them (block checks the count when it compiles)."""
+        lines, pcs = [], []
+        self._body(body, scope, 0, 0, lines, pcs)
+        source = self._source()
+        nothing = source.fresh("nothing", NOTHING)
+        ident = self.quiet[name]
+        text = "\n".join([f"def {ident}(st, env):"] + ["    " + line for line in lines]
+                         + [f"    return {nothing}"])
+        code = compile(text, f"<rulespec procedure {name}>", "exec")
+        exec(code, source.ns)  # noqa: S102 — source built only from generated identifiers
+        fn = source.ns[ident]
+        fn.pcs = dict(enumerate(pcs + [pcs[-1]], start=2))
+        fn.program = "proc:" + name
 
     def _body(self, stmts, scope, pc, depth, lines, pcs) -> int:
         lines.append("    " * depth + "pass")
@@ -655,7 +825,7 @@ _COMPOUND = {"for_stmt", "if_stmt"}
 STRAIGHT_DEPTH = 12
 
 
-class _NotStraight(Exception):
+class NotStraight(Exception):
     """A statement the straight-line compiler does not write."""
 
 

@@ -357,12 +357,18 @@ def _run_sampled(st, finish_when_done: bool) -> None:
                     break
         if not stack and not st.over and finish_when_done:
             st.finish("the flow ended")
+    except GameEnded:   # the stack is cleared: nothing runs on
+        return
     except OSError:     # a full disk under a log writer: not the rules' fault
         raise
     except Exception as e:   # noqa: BLE001 — any fault of a rule, said in words (faults.py)
-        if program is not None and pc < len(program.fast):
+        env = fr.env if fr is not None else None
+        quiet = _failing_quiet(e)
+        if quiet is not None:
+            program, pc, env = programs[quiet[0]], quiet[1], quiet[2]
+        elif program is not None and pc < len(program.fast):
             pc = _failing_pc(program.fast[pc], pc, e)
-        raise faults.explain(e, st, program, pc, fr.env if fr is not None else None) from None
+        raise faults.explain(e, st, program, pc, env) from None
 
 
 def _failing_pc(instruction, pc, error) -> int:
@@ -379,6 +385,40 @@ def _failing_pc(instruction, pc, error) -> int:
             line = tb.tb_lineno
         tb = tb.tb_next
     return pcs.get(line, pc)
+
+
+def _failing_quiet(error):
+    """(program key, pc, env) of the statement of a quiet procedure (compile.py's
+    plan_quiet) that raised `error`, the innermost such; None if none did."""
+    found = None
+    tb = error.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        code = frame.f_code
+        if code.co_name.startswith("_quiet"):
+            fn = frame.f_globals.get(code.co_name)
+            if fn is not None and getattr(fn, "__code__", None) is code:
+                found = (fn.program, fn.pcs.get(tb.tb_lineno, 0), frame.f_locals.get("env"))
+        tb = tb.tb_next
+    return found
+
+
+class GameEnded(Exception):
+    """The game ended at a quiet procedure's end (quiet_exit): the sampled run
+    stops what called it, as the per-statement run stops with the stack cleared."""
+
+
+def quiet_exit(fn, checks):
+    """Quiet procedure function `fn` with the end conditions its frame's end would
+    check (Program.exit_checks), checked where the frame's end would check them."""
+    def call(st, env):
+        result = fn(st, env)
+        if not st.staged and not st.over and _at_boundary(st.game.programs, st.stack):
+            _check_end(st, checks, None)
+            if st.over:
+                raise GameEnded
+        return result
+    return call
 
 
 def _budget_message(st, budget) -> str:

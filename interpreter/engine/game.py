@@ -13,8 +13,8 @@ from rulespec.errors import RuleError, RulespecError
 from . import chance, faults
 from rulespec.limits import Limits
 from .boards import Board
-from .compile import Compiler
-from .flow import Frame, Option, Program, guarded
+from .compile import Compiler, NotStraight
+from .flow import Frame, Option, Program, guarded, quiet_exit
 from .functions import _items, start_meter
 from .values import Seat, display
 
@@ -187,7 +187,9 @@ class Game:
                     self.card_start[cid] = decl["in"]
 
     # ---------------------------------------------------------------- compile
-    def _compile(self, rules):
+    def _compile(self, rules, quiet=True):
+        """Compile every rule; quiet=False: no quiet procedure functions (compile.py's
+        plan_quiet), when one is past what Python compiles."""
         by_path = {r.path: r for r in rules}
         compiler = Compiler(self, self.names)
         self.programs: dict[str, Program] = {}
@@ -236,9 +238,18 @@ class Game:
             compiler.block(rule.tree.body, set(rule.scope) | assigned_names(rule.tree, self.names))
             self.programs[key] = prog
 
+        def quiet_scope(name):
+            rule = by_path[("procedures", name, "do")]
+            compiler.mark = lambda line, col: self.spec.text_position(rule.path, line, col)
+            return set(rule.scope) | assigned_names(rule.tree, self.names)
+
         try:
             for name in self.names.functions:
                 self.calls[name] = function(name)
+            bodies = {name: by_path[("procedures", name, "do")].tree.body
+                      for name in self.data.get("procedures") or {}}
+            if self.straight and quiet:
+                compiler.plan_quiet(bodies, quiet_scope)
             program("flow", "the flow", ("flow",))
             for name in self.data.get("phases") or {}:
                 program("phase:" + name, f"phase {name}", ("phases", name, "do"))
@@ -259,7 +270,15 @@ class Game:
                 program("trigger:" + name, f"trigger {name}", ("triggers", name, "do"),
                         prelude=_fires(when, "trigger:" + name))
             self.end_conditions = [(n, expr(("end", n, "when"))) for n in self.data.get("end") or {}]
+            try:
+                compiler.write_quiet(bodies, quiet_scope)
+            except (SyntaxError, RecursionError, MemoryError, NotStraight):   # past what Python compiles
+                return self._compile(rules, quiet=False)
             self._plan_end_checks(by_path)
+            for name, ident in compiler.quiet.items():   # its end checks, as when its frame ends
+                checks = self.programs["proc:" + name].exit_checks
+                if checks:
+                    compiler.source.ns[ident] = quiet_exit(compiler.source.ns[ident], checks)
             self.chance_points = chance.plan(self.programs, rules, self._kinds)
             self.invariants = [(n, outside(("invariants", n), f"invariant {n}"))
                                for n in self.data.get("invariants") or {}]

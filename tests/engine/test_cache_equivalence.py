@@ -82,3 +82,91 @@ scoring:
         messages.append(str(caught.value))
     assert messages[0] == messages[1]
     assert "faulty.yaml:11:" in messages[0], messages[0]
+
+
+QUIET_SPEC = '''game: Quiet
+players: {min: 2, max: 2}
+constants:
+  extra: false
+globals:
+  total: {start: 0}
+  last: {start: 0}
+per_player:
+  coins: {start: 0}
+procedures:
+  bump:
+    params: [p, n]
+    do: |
+      p.coins += n
+      if extra:
+          choose by p as "Extra?":
+              "yes":
+                  p.coins += 1
+              "no":
+                  pass
+      total += 1
+      if p.coins > 5:
+          return p.coins
+  pay_all:
+    params: [n]
+    do: |
+      for p in players:
+          last = bump(p, n)
+          bump(p, 1)
+          held = last
+flow: |
+  while total < 100:
+      for p in players:
+          n = choose one of [1, 2, 3] by p
+          pay_all(n)
+end:
+  rich: {when: "total >= 9"}
+scoring:
+  score: "p.coins"
+'''
+
+
+def test_quiet_procedures_run_as_functions_and_change_no_game(monkeypatch):
+    """A procedure that can ask no one (a `choose` under an `if` on a false constant
+    does not count) runs as one function called straight from its caller: the same
+    games, return values (and the caller's "$ret" a call as a statement leaves), and
+    the same end, reached inside it, as frame by frame."""
+    games = []
+    for switch in (True, False):
+        monkeypatch.setattr(Game, "straight", switch)
+        games.append(load_game("quiet.yaml", text=QUIET_SPEC))
+    fast, slow = games
+    assert fast.programs["proc:pay_all"].fast[0] is not fast.programs["proc:pay_all"].code[0]
+    for seed in range(6):
+        ours = transcript(fast, 2, seed)
+        assert ours == transcript(slow, 2, seed)
+        assert '"ended_by":"rich"' in ours[-1][1]
+
+
+def test_a_fault_inside_a_quiet_procedure_is_placed_at_its_statement(monkeypatch):
+    spec = '''game: Faulty
+players: {min: 2, max: 2}
+globals:
+  total: {start: 0}
+procedures:
+  share:
+    params: [x]
+    do: |
+      total += 1
+      total += 10 // x
+flow: |
+  for x in [2, 1, 0]:
+      share(x)
+scoring:
+  score: "total"
+'''
+    messages = []
+    for switch in (True, False):
+        monkeypatch.setattr(Game, "straight", switch)
+        game = load_game("faulty.yaml", text=spec)
+        assert (game.programs["flow"].fast != game.programs["flow"].code) == switch
+        with pytest.raises(Exception) as caught:
+            game.new_state(2, 0)
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1]
+    assert "faulty.yaml:10:" in messages[0] and "procedure share" in messages[0], messages[0]
