@@ -36,7 +36,7 @@ class Program:
     in the action's `exit_checks`, checked when the action is over.
     """
     __slots__ = ("key", "rule", "code", "lines", "written", "end_checks", "exit_checks",
-                 "pushes", "stepping", "atomic", "straight", "fused", "fast")
+                 "pushes", "stepping", "atomic", "straight", "fused", "fast", "checks_any")
 
     def __init__(self, key: str, rule: str):
         self.key = key          # "phase:market", "action:buy", ...
@@ -45,6 +45,7 @@ class Program:
         self.lines: list = []   # (file, line) of each instruction
         self.written: list = []  # what it may change (rulespec.effects), None: anything
         self.end_checks: list = []  # per instruction: the end conditions to check after it
+        self.checks_any = True      # whether any instruction has end checks (finish)
         self.exit_checks: tuple = ()  # the end conditions to check when the block is over
         self.pushes: set = set()      # keys of the procedures and triggers it starts
         self.stepping = key == "flow" or key.startswith(("phase:", "snippet:", "scenario:"))
@@ -74,6 +75,7 @@ class Program:
         plan_end_checks."""
         fast = list(self.code)
         checks = self.end_checks
+        self.checks_any = any(checks)
         for pc, (fn, partner) in self.fused.items():
             if not checks[pc] and not checks[partner]:
                 fast[pc] = fn
@@ -319,13 +321,16 @@ def run(st, finish_when_done: bool = True) -> None:
 def _run_sampled(st, finish_when_done: bool) -> None:
     """`run` for the usual game: no trace watching each instruction and no chance
     nodes to put an instruction back for. The same instructions, end checks, step
-    budget and clock in the same order; it differs only in looking a frame's
-    program up once while that frame stays on top, not once per instruction."""
+    budget and clock in the same order; it differs in running a program's `fast`
+    forms (fused and straight-line instructions, Program.finish), in looking a
+    frame's program up once while that frame stays on top, and in looking at the
+    budget and the clock in one test, every 1,024 steps or at the budget."""
     game = st.game
     programs, budget = game.programs, game.step_budget
     stack = st.stack
     ends = not st.staged    # a scenario staging a position checks no end condition
     steps = 0
+    look = min(1024, budget + 1)    # the next step count at which to look at budget and clock
     deadline = monotonic() + game.bounds.seconds
     start_meter(game)
     fr = program = None
@@ -334,7 +339,8 @@ def _run_sampled(st, finish_when_done: bool) -> None:
         while stack and st.pending is None and not st.over:
             fr = stack[-1]
             program = programs[fr.proc]
-            code, end_checks, size = program.fast, program.end_checks, len(program.code)
+            code, size = program.fast, len(program.code)
+            end_checks = program.end_checks if ends and program.checks_any else None
             while True:     # this frame's instructions, until it is left or a decision waits
                 pc = fr.pc
                 if pc >= size:
@@ -344,15 +350,18 @@ def _run_sampled(st, finish_when_done: bool) -> None:
                     break
                 fr.pc = pc + 1
                 code[pc](st, fr)
-                checks = end_checks[pc]
-                if checks and ends and not st.over:
-                    _check_end(st, checks, None)
+                if end_checks is not None:
+                    checks = end_checks[pc]
+                    if checks and not st.over:
+                        _check_end(st, checks, None)
                 steps += 1
-                if steps > budget:
-                    raise LimitError(_budget_message(st, budget))
-                if not steps & 1023 and monotonic() > deadline:   # the clock, every 1,024 steps
-                    raise LimitError(f"the game ran {game.bounds.seconds:g} seconds without asking "
-                                     f"anyone anything (limits: seconds): a loop that never ends?")
+                if steps >= look:
+                    if steps > budget:
+                        raise LimitError(_budget_message(st, budget))
+                    if not steps & 1023 and monotonic() > deadline:   # the clock, every 1,024 steps
+                        raise LimitError(f"the game ran {game.bounds.seconds:g} seconds without asking "
+                                         f"anyone anything (limits: seconds): a loop that never ends?")
+                    look = min((steps | 1023) + 1, budget + 1)
                 if st.pending is not None or not stack or stack[-1] is not fr:
                     break
         if not stack and not st.over and finish_when_done:
