@@ -9,7 +9,7 @@ from time import monotonic
 from rulespec.errors import LimitError, RuleError
 from rulespec.limits import check_number, too_big
 from . import chance, rig, rng
-from .boards import join_hex_boards, layout_board
+from .boards import _layout_boards, join_hex_boards, layout_board
 from .changes import tell
 from .values import Seat, Zone, display
 
@@ -17,13 +17,14 @@ from .values import Seat, Zone, display
 def _items(st, x):
     """A zone's cards, a list, or a map's keys, as a list. Every comprehension and
     builtin that walks a list comes here, so the items walked are metered (meter)."""
-    if type(x) is list:     # the usual case first: this runs for every comprehension
+    cls = x.__class__
+    if cls is list:         # the usual case first: this runs for every comprehension
         m = st.game.meter
-        m[0] += len(x)
-        if m[0] > m[1]:
+        m[0] = walked = m[0] + len(x)
+        if walked > m[1]:
             meter_check(m)
         return x
-    if isinstance(x, Zone):
+    if cls is Zone or isinstance(x, Zone):
         return list(st.zones[x])
     if isinstance(x, dict):
         return _items(st, list(x))
@@ -56,7 +57,28 @@ def _many(x):
 
 # numbers and lists -------------------------------------------------------------
 def count(st, x):
+    # a list or a zone, each without a further call (a zone is inlined by codegen
+    # where its argument is simple, so lists come here most)
+    cls = x.__class__
+    if cls is list:
+        m = st.game.meter
+        m[0] = walked = m[0] + len(x)
+        if walked > m[1]:
+            meter_check(m)
+        return len(x)
+    if cls is Zone:
+        return len(st.zones[x])
     return len(st.zones[x]) if isinstance(x, Zone) else len(_items(st, x))
+
+
+def occurrences(st, xs, x):
+    if xs.__class__ is list:    # _items inline: metered, no copy
+        m = st.game.meter
+        m[0] = walked = m[0] + len(xs)
+        if walked > m[1]:
+            meter_check(m)
+        return xs.count(x)
+    return _items(st, xs).count(x)
 
 
 def sum_(st, xs):
@@ -66,9 +88,10 @@ def sum_(st, xs):
 def int_range(st, low, high) -> list:
     """[low, low + 1, ..., high - 1], its length checked against the size limit
     before it is built (range(10**20) is an error, not a hang)."""
-    for end in (low, high):
-        if not isinstance(end, int) or isinstance(end, bool):
-            raise RuleError(f"range: the ends are whole numbers, not {display(end)}")
+    if low.__class__ is not int or high.__class__ is not int:   # a Seat, or an error
+        for end in (low, high):
+            if not isinstance(end, int) or isinstance(end, bool):
+                raise RuleError(f"range: the ends are whole numbers, not {display(end)}")
     size = st.game.bounds.size
     if high - low > size:
         raise too_big("a range of length", high - low, size, "size")
@@ -82,7 +105,15 @@ def _sized(st, items: list) -> list:
     return items
 
 
+def range_(st, a, b=None):
+    return int_range(st, 0, a) if b is None else int_range(st, a, b)
+
+
 def _extreme(pick, st, args, by):
+    if len(args) == 2 and by is None:   # max(a, b): the usual case, without a list
+        a, b = args
+        if a is not None and b is not None:
+            return pick(a, b)
     items = _items(st, args[0]) if len(args) == 1 else list(args)
     items = [i for i in items if i is not None] if by is None else items
     if not items:
@@ -158,6 +189,12 @@ def top(st, zone):
 
 
 def unique(st, xs):
+    if xs.__class__ is list:    # _items inline: metered, no copy
+        m = st.game.meter
+        m[0] = walked = m[0] + len(xs)
+        if walked > m[1]:
+            meter_check(m)
+        return list(dict.fromkeys(xs))
     return list(dict.fromkeys(_items(st, xs)))
 
 
@@ -199,7 +236,10 @@ def has(st, zone, name):
 
 
 def find(st, zone, name):
+    """The first card of `zone` (from the top) called `name`, or none."""
     cards = st.game.cards
+    # A plain scan: over short zones (most) it beats a C scan (indexOf over maps),
+    # and an index by name pays for each card of the name wherever it lies.
     for c in st.zones[zone]:
         if cards[c]["name"] == name:
             return c
@@ -233,6 +273,7 @@ def draw(st, src, dst, n=1):
     if isinstance(n, int) and n > st.game.bounds.size:   # a reshuffling deck never runs out
         raise too_big("a draw of", n, st.game.bounds.size, "size")
     drawn = []
+    zone = dst if dst.__class__ is Zone else None   # move's fast path wants a zone
     for _ in range(n):
         if not st.zones[src]:
             refill = st.game.reshuffle_from.get(Zone(src).base)
@@ -245,7 +286,10 @@ def draw(st, src, dst, n=1):
         if st.explicit is not None:
             chance.reveal(st, src, 0)
         card = st.zones[src][0]
-        move(st, card, dst)
+        if zone is not None and card.__class__ is str:
+            _move_one(st, card, zone, False)
+        else:
+            move(st, card, dst)
         drawn.append(card)
     return drawn
 
@@ -257,7 +301,7 @@ def _same_owner(zone, base):
 
 def _put(st, cards, zone, at_end):
     zones, loc, known = st.zones, st.loc, st.game.cards
-    target, limit = zones[zone], st.game.limits.get(Zone(zone).base)
+    target, limit = zones[zone], _limit(st.game.limits, zone)
     for c in _many(cards):
         if c not in known:
             _card(st, c)    # says what is wrong
@@ -271,7 +315,26 @@ def _put(st, cards, zone, at_end):
             raise RuleError(f"zone {zone} would hold {len(target)} cards, over its limit of {limit}")
 
 
+def _limit(limits: dict, zone):
+    """The card limit of `zone` ('hand@2' has hand's), or None. Zone names are few:
+    each one's base is worked out once (_BASES), not split on every move."""
+    if not limits:
+        return None
+    base = _BASES.get(zone)
+    if base is None:
+        if len(_BASES) > 10_000:    # many games in one process: names come again
+            _BASES.clear()
+        base = _BASES[zone] = Zone(zone).base
+    return limits.get(base)
+
+
+_BASES: dict[str, str] = {}
+
+
 def move(st, cards, zone, out_of=None):
+    if cards.__class__ is str and zone.__class__ is Zone:   # one card: the usual case
+        _move_one(st, cards, zone, False, out_of)
+        return
     _taken(st, cards, out_of)
     if st.explicit is not None:
         chance.taking(st, cards)
@@ -279,10 +342,39 @@ def move(st, cards, zone, out_of=None):
 
 
 def move_bottom(st, cards, zone, out_of=None):
+    if cards.__class__ is str and zone.__class__ is Zone:
+        _move_one(st, cards, zone, True, out_of)
+        return
     _taken(st, cards, out_of)
     if st.explicit is not None:
         chance.taking(st, cards)
     _put(st, cards, zone, at_end=True)
+
+
+def _move_one(st, c, zone, at_end, out_of=None):
+    """move (or move_bottom) of the one card c to `zone` (a Zone): what _taken,
+    chance.taking and _put do for it, without the lists."""
+    if out_of is not None:
+        _taken(st, c, out_of)
+    elif st.stack and st.stack[-1].proc not in _NOT_SCENARIO:
+        _taken(st, c, None)
+    if st.explicit is not None:
+        chance.taking(st, c)
+    zones, loc = st.zones, st.loc
+    target, limits, limit = zones[zone], st.game.limits, None
+    if limits:      # _limit, inline
+        base = _BASES.get(zone)
+        limit = limits.get(base) if base is not None else _limit(limits, zone)
+    if c not in st.game.cards:
+        _card(st, c)    # says what is wrong
+    zones[loc[c]].remove(c)
+    if at_end:
+        target.append(c)
+    else:
+        target.insert(0, c)
+    loc[c] = zone
+    if limit is not None and len(target) > limit:
+        raise RuleError(f"zone {zone} would hold {len(target)} cards, over its limit of {limit}")
 
 
 def _taken(st, cards, out_of) -> None:
@@ -295,13 +387,27 @@ def _taken(st, cards, out_of) -> None:
             if st.loc.get(c) != out_of:
                 raise RuleError(f"move: {display(c)} is not in {display(out_of)} "
                                 f"(it is in {display(st.loc.get(c))})")
-    elif st.stack and st.stack[-1].proc.startswith("scenario:"):
+    elif st.stack and _in_scenario(st.stack[-1].proc):
         for c in _many(cards):
             zone = st.loc.get(c)
             if zone is not None and zone.seat is not None and not _public(st, zone):
                 raise RuleError(f"move: {display(c)} is in {st.game.seat_name(zone.seat)}'s "
                                 f"hidden {zone.base}: name the zone you take it from, "
                                 f"move(..., out_of=players[{zone.seat}].{zone.base})")
+
+
+def _in_scenario(proc: str) -> bool:
+    """Whether program `proc` is a scenario step; the answer no is remembered
+    (_NOT_SCENARIO), so a move asks with one set lookup."""
+    if proc.startswith("scenario:"):
+        return True
+    if len(_NOT_SCENARIO) > 10_000:     # program keys of many games in one process
+        _NOT_SCENARIO.clear()
+    _NOT_SCENARIO.add(proc)
+    return False
+
+
+_NOT_SCENARIO: set[str] = set()
 
 
 def _public(st, zone) -> bool:
@@ -338,7 +444,10 @@ def random_of(st, xs):
 
 # boards ------------------------------------------------------------------------------
 def _board(st, name):
-    if isinstance(name, dict):   # a layout joined during play (hex_layout)
+    if name.__class__ is dict:     # a layout joined during play (hex_layout)
+        known = _layout_boards.get(id(name))    # layout_board's first look, inline
+        return known[1] if known is not None and known[0] is name else layout_board(name)
+    if isinstance(name, dict):
         return layout_board(name)
     board = st.game.boards.get(name)
     if board is None:
@@ -370,11 +479,18 @@ def hex_layout(st, parts, zones_cross_boards=False):
 
 
 def flatten(st, xs):
-    out = []
+    out, size, m = [], st.game.bounds.size, st.game.meter
     for x in _items(st, xs):
-        _sized(st, out).extend(_items(st, x))   # each part is within the limit already
-    _sized(st, out)
-    return out
+        if len(out) > size:     # each part is within the limit already
+            raise too_big("a list of length", len(out), size, "size")
+        if x.__class__ is list:     # _items inline: metered, no copy
+            m[0] = walked = m[0] + len(x)
+            if walked > m[1]:
+                meter_check(m)
+            out.extend(x)
+        else:
+            out.extend(_items(st, x))
+    return _sized(st, out)
 
 
 def next_node(st, board, node):
@@ -400,12 +516,12 @@ FUNCTIONS = {
     "abs": lambda st, x: abs(x),
     "all": lambda st, xs: all(_items(st, xs)),
     "any": lambda st, xs: any(_items(st, xs)),
-    "range": lambda st, a, b=None: int_range(st, 0, a) if b is None else int_range(st, a, b),
+    "range": range_,
     "sort": sort, "first": first, "last": last, "append": append, "remove": remove,
     "index_of": index_of,
     "reverse": reverse,
     "rotate": rotate, "unique": unique,
-    "occurrences": lambda st, xs, x: _items(st, xs).count(x),
+    "occurrences": occurrences,
     "keys": lambda st, m: list(m),
     "get": get, "with_key": with_key,
     "text": lambda st, x: display(x, st.game.player_names),
@@ -413,7 +529,7 @@ FUNCTIONS = {
     "others": others, "clockwise_from": clockwise_from,
     "cards": lambda st, z: list(st.zones[z]),
     "top": top,
-    "name": lambda st, c: _card(st, c)["name"],
+    "name": lambda st, c: _card(st, c)["name"],     # (codegen inlines the usual case)
     "kind": lambda st, c: _card(st, c)["kind"],
     "has": has, "find": find, "named": named, "where": where, "owner": owner,
     "shuffle": shuffle, "draw": draw, "move": move, "move_bottom": move_bottom,
