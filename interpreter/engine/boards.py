@@ -19,6 +19,11 @@ from functools import cached_property
 import networkx as nx
 
 HEX_STEPS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+# Board.from_layout numbers cell (q, r) q * _WIDTH + r, one number per cell while
+# |r| < _HALF (a neighbour's r is at most one further, so never another cell's).
+_WIDTH = 1 << 32
+_HALF = _WIDTH // 2
+_STEP_KEYS = tuple(dq * _WIDTH + dr for dq, dr in HEX_STEPS)
 
 
 class Board:
@@ -61,6 +66,54 @@ class Board:
             return self._succ
         rank, pred = self.order.__getitem__, self._pred
         return {n: sorted(set(succ) | set(pred[n]), key=rank) for n, succ in self._succ.items()}
+
+    @classmethod
+    def from_layout(cls, layout: dict):
+        """The Board of a layout ("q,r" -> {colour, board, q, r[, joined]}) in one
+        pass: what Board("layout", layout_decl(layout)) builds, the same order,
+        attributes, arcs and adjacency lists. None for a map of another shape
+        (a key that does not name its own q and r), which the general path reads.
+        Every game joins its estates anew (thousands of possible ones), so this is
+        a builder for play, not only for set-up."""
+        order, attrs, at, joined = {}, {}, {}, False
+        for i, (cell, info) in enumerate(layout.items()):
+            if cell.__class__ is not str or info.__class__ is not dict:
+                return None
+            q, r = info.get("q"), info.get("r")
+            if q.__class__ is not int or r.__class__ is not int or not -_HALF < r < _HALF \
+                    or cell != f"{q},{r}":
+                return None
+            order[cell] = i
+            attrs[cell] = {"board": info.get("board"), "colour": info.get("colour"), "q": q, "r": r}
+            at[q * _WIDTH + r] = cell       # a number for (q, r): cheaper to make and find
+            joined = joined or bool(info.get("joined"))
+        # each cell's neighbours in board order, as sorting gives: cells taken in order
+        nbrs = {cell: [] for cell in order}
+        for key, a in at.items():
+            for step in _STEP_KEYS:
+                b = at.get(key + step)
+                if b is not None:
+                    nbrs[b].append(a)
+        board = _LayoutBoard.__new__(_LayoutBoard)
+        board.name, board.order, board.attrs = "layout", order, attrs
+        board.zone_by = ("colour",) if joined else LAYOUT_ZONE_BY
+        board._symmetric, board._nodes, board._succ = True, list(order), nbrs
+        return board
+
+    def hex_cells(self, turns: int):
+        """This board's cells as (q, r, colour), turned `turns` x 60 degrees
+        clockwise about 0,0 (turn_hex), in board order; None when a node is not a
+        hex cell. Worked out once per turn (a game joins boards in play)."""
+        cells = self._turned.get(turns)
+        if cells is None and turns not in self._turned:
+            cells = self._turned[turns] = None if any(
+                a.get("q") is None or a.get("r") is None for a in self.attrs.values()) else [
+                (*turn_hex(a["q"], a["r"], turns), a.get("colour")) for a in self.attrs.values()]
+        return cells
+
+    @cached_property
+    def _turned(self) -> dict:
+        return {}
 
     def _add(self, node, **attrs):
         node = str(node)
@@ -150,34 +203,51 @@ class Board:
         return seen
 
     @cached_property
-    def _zones(self) -> dict[str, list[str]]:
-        """Each cell -> its connected same-colour component, cells in board order."""
-        groups: dict[tuple, set[str]] = {}
-        for node in self.order:
-            if self.attr(node, "colour") is not None:
-                groups.setdefault(self._zone_key(node), set()).add(node)
-        zone_of = {}
-        for members in groups.values():
-            for node in self.order:
-                if node in members and node not in zone_of:
-                    cells = sorted(self._component(node, members), key=self.order.get)
-                    for cell in cells:
-                        zone_of[cell] = cells
+    def _zone_of(self) -> dict[str, list[str]]:
+        """Each cell -> its colour zone: the connected component of the cells with
+        a colour equal to it in every `zone_by` attribute, cells in board order.
+        Each cell's key is made once, and each zone walked once from its first cell
+        (a game joins new layouts and asks for most of their zones)."""
+        key, nbrs, zone_of = self._zone_keys(), self._nbrs, {}
+        for node, k in key.items():
+            if node in zone_of:
+                continue
+            seen, todo = {node}, [node]
+            while todo:
+                for other in nbrs[todo.pop()]:
+                    if other not in seen and key.get(other) == k:
+                        seen.add(other)
+                        todo.append(other)
+            zone = sorted(seen, key=self.order.__getitem__)
+            for member in zone:
+                zone_of[member] = zone
         return zone_of
 
-    def _zone_key(self, node) -> tuple:
-        return tuple(self.attr(node, k) for k in self.zone_by)
+    def _zone_keys(self) -> dict[str, tuple]:
+        """Each cell with a colour -> its `zone_by` attributes, in board order."""
+        by = self.zone_by
+        if len(by) == 2:    # a layout's (colour, board)
+            a, b = by
+            return {n: (x.get(a), x.get(b)) for n, x in self.attrs.items() if x.get("colour") is not None}
+        return {n: tuple(x.get(k) for k in by) for n, x in self.attrs.items()
+                if x.get("colour") is not None}
+
+    def _zone(self, cell):
+        """The colour zone of `cell` (shared: callers copy it); empty for a cell
+        without a colour or not on the board."""
+        return self._zone_of.get(cell, ())
 
     def colour_zone(self, cell) -> list[str]:
-        return list(self._zones.get(cell, []))
+        return list(self._zone(cell))
 
     def colour_zones(self, colour) -> list[list[str]]:
         seen, out = set(), []
-        for node in self.order:
-            zone = self._zones.get(node)
-            if zone and self.attr(node, "colour") == colour and zone[0] not in seen:
-                seen.add(zone[0])
-                out.append(list(zone))
+        for node, attrs in self.attrs.items():
+            if attrs.get("colour") == colour:
+                zone = self._zone(node)
+                if zone and zone[0] not in seen:
+                    seen.add(zone[0])
+                    out.append(list(zone))
         return out
 
     def connected(self, cells) -> bool:
@@ -202,6 +272,18 @@ class Board:
         for a, b in self._arcs():
             lines.append(f'{indent}"{q(prefix)}{q(a)}" -> "{q(prefix)}{q(b)}";')
         return lines
+
+
+class _LayoutBoard(Board):
+    """A layout's Board as Board.from_layout builds it: its arcs as added (_out,
+    what drawing and networkx read) are worked out when first asked, not for play."""
+
+    @cached_property
+    def _out(self) -> dict[str, dict]:
+        at = {(a["q"], a["r"]): node for node, a in self.attrs.items()}
+        return {node: dict.fromkeys(at[(a["q"] + dq, a["r"] + dr)] for dq, dr in HEX_STEPS
+                                    if (a["q"] + dq, a["r"] + dr) in at)
+                for node, a in self.attrs.items()}
 
 
 def dot_quote(text) -> str:
@@ -236,7 +318,7 @@ def layout_board(layout: dict) -> Board:
                     for cell, info in layout.items())
     board = _boards_by_content.get(content)
     if board is None:
-        board = Board("layout", layout_decl(layout))
+        board = Board.from_layout(layout) or Board("layout", layout_decl(layout))
         _bounded_put(_boards_by_content, content, board)
     _bounded_put(_layout_boards, id(layout), (layout, board))  # holding the layout keeps its id unique
     return board
@@ -271,6 +353,18 @@ def join_hex_boards(parts, zones_cross_boards: bool = False) -> dict:
     one layout. Two cells on one hex is a ValueError."""
     layout: dict[str, dict] = {}
     for board, name, dq, dr, *turns in parts:
+        cells = board.hex_cells(turns[0] % 6 if turns else 0)
+        if cells is not None:   # the usual case: a board of hex cells alone
+            for q, r, colour in cells:
+                q, r = q + dq, r + dr
+                cell = f"{q},{r}"
+                if cell in layout:
+                    raise ValueError(f"boards '{layout[cell]['board']}' and '{name}' would both "
+                                     f"cover hex {cell}")
+                layout[cell] = {"colour": colour, "board": name, "q": q, "r": r}
+                if zones_cross_boards:
+                    layout[cell]["joined"] = True
+            continue
         for node in board.nodes():
             q, r = board.attr(node, "q"), board.attr(node, "r")
             if q is None or r is None:
