@@ -325,10 +325,10 @@ class ExpressionSource:
         """(its first read, its later reads) for a value a test reads before its use:
         itself when cheap to read again, else bound once by an assignment expression;
         None inside a comprehension's iterable, where Python allows none."""
-        if _SIMPLE.fullmatch(src):
+        if _CHEAP.fullmatch(src):
             return src, src
         if self.in_iterable:
-            return None
+            return (src, src) if _SIMPLE.fullmatch(src) else None
         w = self.fresh("w")
         return f"({w} := {src})", w
 
@@ -341,6 +341,11 @@ class ExpressionSource:
         if read is None:
             return f"_index(st, {obj}, {key})"
         first, o = read
+        if not _SIMPLE.fullmatch(key):   # both branches read the key: evaluated once, after obj
+            if self.in_iterable:
+                return f"_index(st, {obj}, {key})"
+            y = self.fresh("w")
+            first, key = f"({first}, ({y} := {key}))[0]", y
         return f"({o}[{key}] if {first}.__class__ is {cls} else _index(st, {o}, {key}))"
 
     def src_call(self, node, scope):

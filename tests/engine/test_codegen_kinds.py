@@ -109,3 +109,23 @@ def test_games_are_the_same_with_and_without_kinds(spec, monkeypatch):
     for seed in range(2):
         players = fast.min_players + seed
         assert transcript(fast, players, seed) == transcript(slow, players, seed)
+
+
+def test_a_deep_chain_of_indexes_is_written_once_per_level():
+    """A map index's fast path and its general way both read the key: the key is
+    bound once, so the source grows with the depth, not twice per level."""
+    depth = 30
+    expr = 'm[' * depth + '"a"' + ']' * depth
+    spec = f'''game: Deep
+players: {{min: 2, max: 2}}
+constants:
+  m: {{a: "a"}}
+globals:
+  x: {{start: "b"}}
+flow: |
+  x = {expr}
+scoring:
+  score: "1 if x == 'a' else 0"
+'''
+    game = load_game("deep.yaml", text=spec)
+    assert game.new_state(2, 0).scores() == [1, 1]
