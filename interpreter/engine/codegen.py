@@ -45,6 +45,8 @@ _INLINE = {
 # nested brackets and a level writes at most three, so a deeper expression is cut
 # into parts, each its own generated function, called with the locals it may read.
 SPLIT_DEPTH = 40
+# AST nodes of a spec function small enough to be written out at each call
+INLINE_NODES = 24
 
 
 class ExpressionSource:
@@ -74,6 +76,7 @@ class ExpressionSource:
         self.consts: dict = {}
         self.counter = 0
         self._card_tables: dict = {}   # card attribute -> generated name of its table
+        self._inlinable: dict = {}     # spec function -> (body, scope): written at its calls
         self.locals: dict = {}      # comprehension variable -> python identifier
         self.depth = 0              # AST levels of the generated function being written
         self.has_env = True         # whether the code being written has `env` in scope
@@ -113,7 +116,48 @@ class ExpressionSource:
                            f"<rulespec function {name}>", "eval")
             fn = eval(code, self.ns)  # noqa: S307 — source built only from generated identifiers
         self.ns[self._function_idents[name]] = fn
+        self._note_inlinable(name, node, scope)
         return fn
+
+    def inline_function(self, name, args):
+        """A call of a small spec function as its body, written where it is called:
+        a call costs more than such a body. Its arguments are evaluated first, in
+        order, as by a call: a local or constant stands for its parameter, anything
+        else is bound once (`(_w1 := ...), ..., body)[-1]`). None when the function is
+        not small, not compiled yet, or an argument cannot be bound here (in an
+        iterable, where Python allows no assignment)."""
+        body = self._inlinable.get(name) if self.by_kinds else None
+        params = self.names.functions[name]
+        if body is None or len(args) != len(params):
+            return None
+        tree, scope = body
+        binds, given = [], {}
+        for param, arg in zip(params, args):
+            if _CHEAP.fullmatch(arg) and arg not in given.values():
+                given[param] = arg
+            elif self.in_iterable:
+                return None
+            else:
+                given[param] = w = self.fresh("w")
+                binds.append(f"({w} := {arg})")
+        saved = self.locals, self.has_env
+        self.locals, self.has_env = given, False     # the body reads its parameters only
+        try:
+            source = self.source(tree, scope)
+        finally:
+            self.locals, self.has_env = saved
+        return f"({', '.join(binds)}, {source})[-1]" if binds else f"({source})"
+
+    def _note_inlinable(self, name, node, scope) -> None:
+        """Keep a spec function's body to write at its calls when it is small: no
+        comprehension, no call of a spec function (so never recursive), nothing
+        left to closures, at most INLINE_NODES nodes."""
+        nodes = list(ast.walk(node))
+        if (len(nodes) <= INLINE_NODES and not _leaves_to_closures(node)
+                and not any(isinstance(n, ast.Comprehension)
+                            or isinstance(n, ast.Call) and n.func in self.names.functions
+                            for n in nodes)):
+            self._inlinable[name] = (node, scope)
 
     # ----------------------------------------------------------- statements
     def statement(self, body: list[str], where: str):
@@ -353,6 +397,9 @@ class ExpressionSource:
             return self.fallback(node, scope)
         args = [self.source(a, scope) for a in node.args]
         if node.func in self.names.functions:
+            inline = self.inline_function(node.func, args)
+            if inline is not None:
+                return inline
             # bound by name when the function is compiled (functions may call each other)
             return f"{self._function_idents[node.func]}(st{''.join(', ' + a for a in args)})"
         fn = self.fresh("f", FUNCTIONS[node.func])

@@ -33,8 +33,10 @@ functions:
   holds: {params: [xs, x], expr: "x in xs"}
   size: {params: [xs], expr: "count(xs)"}
   second: {params: [xs], expr: "xs[1]"}
+  pair: {params: [a, b], expr: "[a, b]"}
 flow: |
-  total = count(reds(bag)) + price(prices, colour_of(top(bag))) + size(prices) + size(second([[1], [2, 3]]))
+  total = count([pair(x, x) for x in [1, 2] if pair(x, x) == [x, x]]) - 2
+  total += count(reds(bag)) + price(prices, colour_of(top(bag))) + size(prices) + size(second([[1], [2, 3]]))
   if holds(prices, "red") and holds(bag, top(bag)) and not holds([1, 2], 3):
       total += size(bag)
 scoring:
@@ -48,7 +50,9 @@ STEPS = ['colour_of("a")', 'colour_of("c")', 'colour_of("nowhere")', "colour_of(
          'price(["x", "y"], 1)', 'price(prices, "green")', "price(bag, 0)", 'price(3, 1)',
          "holds([1, 2], 2)", 'holds(bag, "a")', "holds(3, 1)", 'holds("abc", "a")',
          "size(bag)", "size([1, 2, 3])", "size(3)", 'size("abc")', "size(none)",
-         "second(bag)", "second(prices)", "second([4, 5])", "second(3)"]
+         "second(bag)", "second(prices)", "second([4, 5])", "second(3)",
+         'price(second([1]), colour_of(3))', 'price(prices, colour_of(top(bag)))',
+         'holds(bag, colour_of(none))', 'pair(total, total)', 'pair(second([1]), 1)']
 
 
 def outcome(game, text):
@@ -81,7 +85,8 @@ def test_a_value_of_an_unforeseen_kind_takes_the_general_way(step, monkeypatch):
 
 def test_the_kinds_choose_the_fast_paths():
     """The specialised source: a card attribute from its table, a map's item and
-    `in` inline, a zone walked directly, a list's count its length."""
+    `in` inline, a zone walked directly, a list's count its length, a small spec
+    function's body at its call."""
     import builtins
     import interpreter.engine.codegen as codegen
     sources = []
@@ -101,6 +106,9 @@ def test_the_kinds_choose_the_fast_paths():
     assert "[*st.zones[" in text
     assert "__class__ is list else" in text and "len(" in text
     assert "in _ca" in text
+    # small functions are written out where they are called (pair, the 7th, is);
+    # one with a comprehension (reds, the 2nd) is called
+    assert "_fn1(st" in text and "_fn6(st" not in text
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.rsplit("/", 1)[-1][:-5])
