@@ -168,6 +168,7 @@ class Game:
         self.cards: dict[str, dict] = {}
         self.cards_by_name: dict[str, list[str]] = {}
         self.card_start: dict[str, str] = {}
+        self.starting_zones: dict[int, tuple] = {}   # players -> state.py's _starting_zones
         declared = data.get("cards") or {}
         total = sum(entry.get("count", 1) for decl in declared.values() for entry in decl["list"])
         if total > self.bounds.cards:   # counted before a single card is made

@@ -35,14 +35,9 @@ class State:
         st.g = {k: d["start"] for k, d in game.decls["globals"].items()}
         st.pv = {k: [d["start"]] * players for k, d in game.decls["per_player"].items()}
         st.cv = {k: dict.fromkeys(game.cards, d["start"]) for k, d in game.decls["per_card"].items()}
-        st.zones = {Zone(z): [] for z in game.zone_decls}
-        for z in game.player_zone_decls:
-            for seat in range(players):
-                st.zones[Zone(f"{z}@{seat}")] = []
-        st.loc = {}
-        for card, zone in game.card_start.items():
-            st.zones[zone].append(card)
-            st.loc[card] = Zone(zone)
+        zones, loc = _starting_zones(game, players)
+        st.zones = {z: list(cards) for z, cards in zones.items()}
+        st.loc = dict(loc)
         st.rng = rng.seed_state(seed)
         st.stack = [Frame("flow", {})]
         st.pending, st.over, st.ended_by, st.phase = None, False, None, None
@@ -361,3 +356,23 @@ def _check_flow(st, game) -> None:
     if pending.player >= st.n or len(pending.labels) != len(pending.values):
         raise CorruptFile("corrupt save file: the pending decision names no seat of this game "
                           "or its labels and values differ in number")
+
+
+def _starting_zones(game, players: int) -> tuple[dict, dict]:
+    """({zone: [cards]}, {card: zone}) before set-up, for `players` seats: made once
+    per game and player count (Zone values are made per zone, not per card), copied
+    by every new state. Never changed: a state copies before it moves a card."""
+    made = game.starting_zones.get(players)
+    if made is None:
+        zones = {Zone(z): [] for z in game.zone_decls}
+        for z in game.player_zone_decls:
+            for seat in range(players):
+                zones[Zone(f"{z}@{seat}")] = []
+        loc = {}
+        named = {z: z for z in zones}     # one Zone value per zone, shared by its cards
+        for card, zone in game.card_start.items():
+            zone = named.get(zone) or Zone(zone)
+            zones[zone].append(card)
+            loc[card] = zone
+        made = game.starting_zones[players] = (zones, loc)
+    return made
