@@ -106,27 +106,55 @@ def _sized(st, items: list) -> list:
 
 
 def range_(st, a, b=None):
-    return int_range(st, 0, a) if b is None else int_range(st, a, b)
+    low, high = (0, a) if b is None else (a, b)
+    if low.__class__ is int and high.__class__ is int and high - low <= st.game.bounds.size:
+        return list(range(low, high))   # the usual case; int_range says what is wrong
+    return int_range(st, low, high)
 
 
 def _extreme(pick, st, args, by):
-    if len(args) == 2 and by is None:   # max(a, b): the usual case, without a list
-        a, b = args
-        if a is not None and b is not None:
-            return pick(a, b)
     items = _items(st, args[0]) if len(args) == 1 else list(args)
-    items = [i for i in items if i is not None] if by is None else items
+    if by is None and None in items:    # (C's scan: a list seldom holds none)
+        items = [i for i in items if i is not None]
     if not items:
         return None
     return pick(items, key=by) if by else pick(items)
 
 
 def max_(st, *args, by=None):
+    if len(args) == 2 and by is None:   # max(a, b): the usual case, without a list
+        a, b = args
+        if a is not None and b is not None:
+            return max(a, b)
     return _extreme(max, st, args, by)
 
 
 def min_(st, *args, by=None):
+    if len(args) == 2 and by is None:
+        a, b = args
+        if a is not None and b is not None:
+            return min(a, b)
     return _extreme(min, st, args, by)
+
+
+def all_(st, xs):
+    if xs.__class__ is list:    # _items inline: metered, no copy
+        m = st.game.meter
+        m[0] = walked = m[0] + len(xs)
+        if walked > m[1]:
+            meter_check(m)
+        return all(xs)
+    return all(_items(st, xs))
+
+
+def any_(st, xs):
+    if xs.__class__ is list:
+        m = st.game.meter
+        m[0] = walked = m[0] + len(xs)
+        if walked > m[1]:
+            meter_check(m)
+        return any(xs)
+    return any(_items(st, xs))
 
 
 def sort(st, xs, by=None, descending=False):
@@ -237,13 +265,29 @@ def has(st, zone, name):
 
 def find(st, zone, name):
     """The first card of `zone` (from the top) called `name`, or none."""
-    cards = st.game.cards
-    # A plain scan: over short zones (most) it beats a C scan (indexOf over maps),
-    # and an index by name pays for each card of the name wherever it lies.
-    for c in st.zones[zone]:
+    held, cards = st.zones[zone], st.game.cards
+    if len(held) > 8 and name.__class__ is str:
+        # a long zone (a deal finds each of 120 tiles in a box of 140) is scanned
+        # in C, for the first card in the set of those of the name
+        return next(filter(_called(cards, st.game.cards_by_name, name).__contains__, held), None)
+    for c in held:
         if cards[c]["name"] == name:
             return c
     return None
+
+
+def _called(cards: dict, by_name: dict, name: str) -> frozenset:
+    """The ids of the cards called `name` (none: empty), a set made once per game."""
+    known = _CALLED.get(id(cards))
+    if known is None or known[0] is not cards:
+        if len(_CALLED) > 64:       # games of the past, in a long process
+            _CALLED.clear()
+        known = _CALLED[id(cards)] = (cards, {n: frozenset(ids) for n, ids in by_name.items()})
+    return known[1].get(name, _NONE)
+
+
+_CALLED: dict[int, tuple[dict, dict]] = {}     # id(game.cards) -> (game.cards, name -> ids)
+_NONE = frozenset()
 
 
 def named(st, name):
@@ -338,7 +382,7 @@ def move(st, cards, zone, out_of=None):
     _taken(st, cards, out_of)
     if st.explicit is not None:
         chance.taking(st, cards)
-    _put(st, list(reversed(_many(cards))), zone, at_end=False)
+    _put(st, cards[::-1] if isinstance(cards, list) else [cards], zone, at_end=False)
 
 
 def move_bottom(st, cards, zone, out_of=None):
@@ -387,7 +431,7 @@ def _taken(st, cards, out_of) -> None:
             if st.loc.get(c) != out_of:
                 raise RuleError(f"move: {display(c)} is not in {display(out_of)} "
                                 f"(it is in {display(st.loc.get(c))})")
-    elif st.stack and _in_scenario(st.stack[-1].proc):
+    elif st.stack and st.stack[-1].proc not in _NOT_SCENARIO and _in_scenario(st.stack[-1].proc):
         for c in _many(cards):
             zone = st.loc.get(c)
             if zone is not None and zone.seat is not None and not _public(st, zone):
@@ -514,8 +558,7 @@ def log(st, message):
 FUNCTIONS = {
     "count": count, "sum": sum_, "max": max_, "min": min_,
     "abs": lambda st, x: abs(x),
-    "all": lambda st, xs: all(_items(st, xs)),
-    "any": lambda st, xs: any(_items(st, xs)),
+    "all": all_, "any": any_,
     "range": range_,
     "sort": sort, "first": first, "last": last, "append": append, "remove": remove,
     "index_of": index_of,

@@ -1,0 +1,125 @@
+"""The builtins' usual cases (functions.py) give what their general forms gave.
+
+Each hot builtin handles its usual case without further calls: find scans a long
+zone in C, move of one card goes straight to its zone, count/occurrences/unique/
+flatten/all/any meter a list inline, range and max/min of two values skip helpers.
+Here each is compared with its general form (the definitions the engine had,
+written out) on random values: same result, same items metered, same errors.
+"""
+import random
+
+import pytest
+
+from interpreter import load_game
+from interpreter.engine import functions as F
+from interpreter.engine.values import Zone
+from rulespec.errors import RuleError
+from tests.paths import ROOT
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game(str(ROOT / "games" / "castles.yaml"))
+
+
+def reference_find(st, zone, name):
+    for c in st.zones[zone]:
+        if st.game.cards[c]["name"] == name:
+            return c
+    return None
+
+
+def test_find_is_the_first_card_of_the_name_from_the_top(game):
+    st, rnd = game.new_state(4, seed=3), random.Random(3)
+    names = sorted(game.cards_by_name) + ["no_such_card", 5, None, Zone("castle")]
+    box = Zone("tile_box")
+    for _ in range(200):
+        rnd.shuffle(st.zones[box])
+        for name in names:
+            assert F.find(st, box, name) == reference_find(st, box, name)
+        assert F.has(st, box, "castle") == (reference_find(st, box, "castle") is not None)
+    for zone in st.zones:       # short zones, empty ones, players' zones
+        for name in names:
+            assert F.find(st, zone, name) == reference_find(st, zone, name)
+
+
+def metered(st, fn, *args):
+    before = st.game.meter[0]
+    try:
+        result = fn(st, *args)
+    except Exception as e:      # the same error, word for word
+        result = (type(e), str(e))
+    return result, st.game.meter[0] - before
+
+
+def test_list_builtins_meter_and_answer_as_through_items(game):
+    st, rnd = game.new_state(2, seed=1), random.Random(1)
+    general = {
+        F.count: lambda st, x: len(F._items(st, x)),
+        F.occurrences: lambda st, xs, x: F._items(st, xs).count(x),
+        F.unique: lambda st, xs: list(dict.fromkeys(F._items(st, xs))),
+        F.all_: lambda st, xs: all(F._items(st, xs)),
+        F.any_: lambda st, xs: any(F._items(st, xs)),
+    }
+    values = [[], [0], [1, 1, 2], [True, 0, None], [[1], [1]], {"a": 1, "b": 0},
+              Zone("display"), Zone("hand@1"), 7]
+    for _ in range(50):
+        values.append([rnd.randrange(4) for _ in range(rnd.randrange(12))])
+    for fast, slow in general.items():
+        for x in values:
+            args = (x, 1) if fast is F.occurrences else (x,)
+            assert metered(st, fast, *args) == metered(st, slow, *args), (fast, x)
+
+
+def reference_flatten(st, xs):
+    out = []
+    for x in F._items(st, xs):
+        F._sized(st, out).extend(F._items(st, x))
+    F._sized(st, out)
+    return out
+
+
+def test_flatten_as_through_items(game):
+    st = game.new_state(2, seed=1)
+    for xs in ([], [[1, 2], [], [3]], [[1], Zone("display")], [{"a": 1}, [2]], [[1], 5], 5):
+        assert metered(st, F.flatten, xs) == metered(st, reference_flatten, xs)
+
+
+def reference_extreme(pick, st, args, by):
+    items = F._items(st, args[0]) if len(args) == 1 else list(args)
+    items = [i for i in items if i is not None] if by is None else items
+    if not items:
+        return None
+    return pick(items, key=by) if by else pick(items)
+
+
+def test_max_min_and_range_as_before(game):
+    st = game.new_state(2, seed=1)
+    cases = [(1, 2), (2, 1), (None, 3), (3, None), (None, None), ([4, None, 7],), ([],),
+             ([None],), (1, 2, 3), ([2, 5, 5],), (1, "a"), ("b", "a")]
+    for args in cases:
+        for fast, pick in ((F.max_, max), (F.min_, min)):
+            assert metered(st, fast, *args) == metered(st, lambda st, *a: reference_extreme(pick, st, a, None), *args)
+    for args in [(5,), (2, 6), (6, 2), (0,), (-3,), (True,), (1.5,), ("a",), (None, 3), (10**9,)]:
+        slow = (lambda st, a, b=None: F.int_range(st, 0, a) if b is None else F.int_range(st, a, b))
+        assert metered(st, F.range_, *args) == metered(st, slow, *args)
+
+
+def test_moving_one_card_and_a_list_as_before(game):
+    st = game.new_state(2, seed=2)
+    hand, discard = Zone("hand@0"), Zone("region_discard")
+    first, second = st.zones[hand][:2]
+    F.move(st, first, discard)
+    assert st.zones[discard][0] == first and st.loc[first] == discard
+    F.move_bottom(st, second, discard)
+    assert st.zones[discard][-1] == second and second not in st.zones[hand]
+    F.move(st, [first, second], hand)       # a list lands in its order, on top
+    assert st.zones[hand][:2] == [first, second]
+    with pytest.raises(RuleError, match="is not in region_discard"):
+        F.move(st, first, hand, out_of=discard)
+    with pytest.raises(RuleError, match="nothing is not a card"):
+        F.move(st, "nothing", hand)
+    display = Zone("display")
+    F.draw(st, Zone("neutral_stacks"), display, 8)
+    with pytest.raises(RuleError, match="zone display would hold 9 cards, over its limit of 8"):
+        F.move(st, st.zones[Zone("neutral_stacks")][0], display)
