@@ -449,6 +449,8 @@ class ExpressionSource:
         x = self.iterable(node, scope)
         if self.kind(node) != "zone":
             return f"for {{}} in _items(st, {x})"
+        if re.fullmatch(r"_k\d+", x) and isinstance(self.ns[x], Zone):   # a zone named in the spec
+            return f"for {{}} in [*st.zones[{x}]]"
         prefix = ""
         if not _SIMPLE.fullmatch(x):
             one = self.fresh("L")
@@ -490,13 +492,15 @@ class ExpressionSource:
     def src_arith(self, node, scope):
         if node.op not in _ARITH:
             return self.fallback(node, scope)
-        return self.arith(node.op, self.source(node.left, scope), self.source(node.right, scope))
+        return self.arith(node.op, self.source(node.left, scope), self.source(node.right, scope),
+                          self.kind(node))
 
-    def arith(self, op, a, b) -> str:
+    def arith(self, op, a, b, kind=None) -> str:
         """`a op b` held to the limits (rulespec/limits.py): an int result of + or -
         within the integer bound passes inline, the usual case; any other result goes
         through check_number, but for a text within the size limit (a label's words,
-        also inline); `*` checks a text's or list's size before building it."""
+        also inline); a list or text (by `kind`, the checker's) is tested first for
+        its size; `*` checks a text's or list's size before building it."""
         if op == "*":
             return f"_mul({a}, {b})"
         if op not in ("+", "-"):      # // and % make nothing larger
@@ -504,6 +508,9 @@ class ExpressionSource:
         if self.in_iterable:
             return f"_num({a} {op} {b})"
         r = self.fresh("r")
+        cls = {"list": "list", "text": "str"}.get(kind) if op == "+" else None
+        if cls is not None:     # lists or texts joined (their kind known): within the size limit, inline
+            return f"({r} if ({r} := {a} + {b}).__class__ is {cls} and len({r}) <= _SIZE else _num({r}))"
         return (f"({r} if ({r} := {a} {op} {b}).__class__ is int and -_IB < {r} < _IB "
                 f"else {r} if {r}.__class__ is str and len({r}) <= _SIZE else _num({r}))")
 

@@ -34,8 +34,11 @@ functions:
   size: {params: [xs], expr: "count(xs)"}
   second: {params: [xs], expr: "xs[1]"}
   pair: {params: [a, b], expr: "[a, b]"}
+  joined: {params: [a, b], expr: "a + b"}
+  shout: {params: [t], expr: "t + '!'"}
 flow: |
-  total = count([pair(x, x) for x in [1, 2] if pair(x, x) == [x, x]]) - 2
+  total = count(joined([1], [2])) + (1 if shout("a") == "a!" else 0) - 3
+  total += count([pair(x, x) for x in [1, 2] if pair(x, x) == [x, x]]) - 2
   total += count(reds(bag)) + price(prices, colour_of(top(bag))) + size(prices) + size(second([[1], [2, 3]]))
   if holds(prices, "red") and holds(bag, top(bag)) and not holds([1, 2], 3):
       total += size(bag)
@@ -52,7 +55,9 @@ STEPS = ['colour_of("a")', 'colour_of("c")', 'colour_of("nowhere")', "colour_of(
          "size(bag)", "size([1, 2, 3])", "size(3)", 'size("abc")', "size(none)",
          "second(bag)", "second(prices)", "second([4, 5])", "second(3)",
          'price(second([1]), colour_of(3))', 'price(prices, colour_of(top(bag)))',
-         'holds(bag, colour_of(none))', 'pair(total, total)', 'pair(second([1]), 1)']
+         'holds(bag, colour_of(none))', 'pair(total, total)', 'pair(second([1]), 1)',
+         "joined([1], [2])", "joined(1, 2)", 'joined("a", "b")', "joined([1], 2)", "joined(none, [1])",
+         'shout("a")', "shout(3)", "shout([1])"]
 
 
 def outcome(game, text):
