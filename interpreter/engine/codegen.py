@@ -36,9 +36,10 @@ _CLASS = {"list": "list", "map": "dict", "zone": "_Zone"}
 _CHEAP = re.compile(r"_[vakw]\d+|_pl\d+")
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 # builtin of one argument -> (the test of its usual case, its value then), inline
+# (name() and kind() read their card attribute's table: see card_table)
 _INLINE = {
-    "name": ("{x}.__class__ is str and {x} in _CARDS", "_CARDS[{x}]['name']"),
-    "kind": ("{x}.__class__ is str and {x} in _CARDS", "_CARDS[{x}]['kind']"),
+    "name": ("{x}.__class__ is str and {x} in {table}", "{table}[{x}]"),
+    "kind": ("{x}.__class__ is str and {x} in {table}", "{table}[{x}]"),
     "count": ("{x}.__class__ is _Zone", "len(st.zones[{x}])"),
 }
 # AST levels one generated function holds. Python's parser refuses more than 200
@@ -409,6 +410,9 @@ class ExpressionSource:
             # a list's or map's count is its length (with no walk to meter); a zone's, its cards'
             cls = _CLASS.get(self.kind(node.args[0]), "_Zone")
             inline = (f"{{x}}.__class__ is {cls}", "len(st.zones[{x}])" if cls == "_Zone" else "len({x})")
+        elif node.func in ("name", "kind") and inline is not None:
+            table = self.card_table(node.func)    # every card has both
+            inline = tuple(t.replace("{table}", table) for t in inline)
         read = self.twice(args[0]) if inline is not None else None
         if read is None:
             return general

@@ -57,7 +57,8 @@ STEPS = ['colour_of("a")', 'colour_of("c")', 'colour_of("nowhere")', "colour_of(
          'price(second([1]), colour_of(3))', 'price(prices, colour_of(top(bag)))',
          'holds(bag, colour_of(none))', 'pair(total, total)', 'pair(second([1]), 1)',
          "joined([1], [2])", "joined(1, 2)", 'joined("a", "b")', "joined([1], 2)", "joined(none, [1])",
-         'shout("a")', "shout(3)", "shout([1])"]
+         'shout("a")', "shout(3)", "shout([1])",
+         "name(3)", 'name("nowhere")', 'kind("a")', "name([1])", "name(top(bag))", "name(bag)"]
 
 
 def outcome(game, text):
