@@ -18,7 +18,8 @@ from rulespec.builtins import LAZY
 
 from rulespec.errors import RuleError
 from rulespec.limits import check_number
-from .flow import IN, NOTHING, RET, Frame, Program, ask, skip_turn
+from .flow import IN, NOTHING, RET, Frame, Program, Suspend, ask, skip_turn, straight_look
+from .flow import _at_boundary as at_boundary, _check_end as check_end
 from .functions import FUNCTIONS, _items, int_range
 from .values import Seat
 
@@ -43,6 +44,14 @@ class Compiler:
         self.quiet: dict[str, str] = {}
         self._in_quiet = False  # writing a quiet procedure's function, not a frame's
         self._spans: dict = {}  # id(statement) -> (its first pc, the pc after it)
+        self.asking: set = set()   # quiet procedures that may ask (and so suspend: Suspend)
+        # quiet actions: name -> the generated name of the function the turn calls
+        # (plan_quiet), and name -> that function once written (write_quiet)
+        self.quiet_actions: dict[str, str] = {}
+        self.action_functions: dict = {}
+        self._quiet_key = None     # the program key of the quiet procedure being written
+        self._for_keys: dict = {}  # id(for statement) -> its frame's loop key ("$for3")
+        self._suspends = False     # the lines being written may suspend at a decision
 
     # ------------------------------------------------------------- plumbing
     def where(self, node):
@@ -86,13 +95,14 @@ class Compiler:
                 run = None
                 continue
             if stmt.rule in _COMPOUND:   # alone too: Program.finish may refuse the run
-                self._straight([start, *written, 1, self.here()])
+                self._straight([start, written[0], written[1], 1, self.here(), written[2]])
             if run is None:
-                run = [start, [], [], 0, 0]
+                run = [start, [], [], 0, 0, False]
             run[1] += written[0]
             run[2] += written[1]
             run[3] += stmt.rule in _COMPOUND or self._calls_procedure(stmt)
             run[4] = self.here()
+            run[5] = run[5] or written[2]
         self._straight(run)
 
     # ------------------------------------------------------- straight lines
@@ -107,29 +117,39 @@ class Compiler:
         `for` and `if`, when nothing in it can ask anyone, start a rule that may,
         end the game or loop without end; else None."""
         lines, pcs = [], []
+        self._suspends = False
         try:
             end = self._lines(stmt, scope, start, 0, lines, pcs)
         except NotStraight:
             return None
         if end != self.here():
             raise AssertionError(f"straight lines of line {stmt.line} end at {end}, not {self.here()}")
-        return lines, pcs
+        return lines, pcs, self._suspends
 
     def _straight(self, run) -> None:
         """Offer the program a run of straight statements [start, lines, pcs, compound,
-        end] (instructions start..end-1) as one generated function (Program.finish
-        decides whether to use it), when it stands for two instructions or more."""
+        end, suspends] (instructions start..end-1) as one generated function
+        (Program.finish decides whether to use it), when it stands for two
+        instructions or more. One that may suspend at a decision stops there: the
+        frames of the quiet procedures it was in are on the stack (Suspend)."""
         if run is None:
             return
-        start, lines, pcs, compound, end = run
+        start, lines, pcs, compound, end, suspends = run
         if end - start < 2 and not compound:
             return
+        lines = lines + [f"fr.pc = {end}"]
+        first = 3
+        if suspends:
+            lines = ["try:"] + ["    " + line for line in lines] + [
+                f"except {self._source().fresh('Suspend', Suspend)}:", "    pass"]
+            pcs = [pcs[0]] + pcs + [pcs[-1]] * 2
+            first = 3
         try:
-            fn = self._source().statement(lines + [f"fr.pc = {end}"], f"line {self.program.lines[start][1]}")
+            fn = self._source().statement(lines, f"line {self.program.lines[start][1]}")
         except (SyntaxError, RecursionError, MemoryError):   # past what Python compiles: keep the steps
             return
         # faults: the generated line an exception came from -> the instruction it stands for
-        fn.pcs = dict(enumerate(pcs + [pcs[-1]], start=3))
+        fn.pcs = dict(enumerate(pcs + [pcs[-1]], start=first))
         fn.straight = True
         self.program.straight.append((start, end, fn))
 
@@ -152,6 +172,7 @@ class Compiler:
             return pc + 1
         if rule == "call_stmt":
             if stmt.call.func in self.names.procedures:
+                self._call_pc = pc
                 self._add(lines, pcs, [pad + line for line in self._quiet_call(stmt.call, scope)], pc)
                 return pc + 1
             self._add(lines, pcs, [pad + source.source(stmt.call, scope)], pc)
@@ -180,16 +201,73 @@ class Compiler:
                 after = self._body(stmt.orelse, scope, after + 1, depth + 1, lines, pcs)
             return after
         if rule == "for_stmt":
-            var = source.fresh("v")
-            items = source.source(stmt.iter, scope)
-            self._add(lines, pcs, [f"{pad}for {var} in list(_items(st, {items})):",
-                                   f"{pad}    env[{source.const(stmt.var)}] = {var}"], pc)
-            if getattr(stmt, "where", None) is not None:
-                self._add(lines, pcs, [f"{pad}    if not ({source.source(stmt.where, scope)}):",
-                                       f"{pad}        continue"], pc + 1)
-            # instructions: start, step, the body, the jump back
-            return self._body(stmt.body, scope, pc + 2, depth + 1, lines, pcs) + 1
+            return self._for_lines(stmt, scope, pc, depth, lines, pcs)
+        if rule == "while_stmt":
+            count = source.fresh("n")
+            self._add(lines, pcs, [f"{pad}{count} = 0", f"{pad}while {source.source(stmt.cond, scope)}:",
+                                   f"{pad}    {count} += 1", f"{pad}    if not {count} & 1023:",
+                                   f"{pad}        {source.fresh('look', straight_look)}(st, {count})"], pc)
+            # instructions: the test, the body, the jump back
+            return self._body(stmt.body, scope, pc + 1, depth + 1, lines, pcs) + 1
+        if rule in _DECISIONS:
+            return self._decision_lines(pc, pad, lines, pcs)
         raise NotStraight
+
+    def _for_lines(self, stmt, scope, pc, depth, lines, pcs) -> int:
+        """A `for` (instructions: start, step, the body, the jump back). One whose body
+        may suspend keeps the frame's loop key in env, where a frame's loop keeps it,
+        and fills it in ([items, next index]) when the body suspends."""
+        source, pad = self._source(), "    " * depth
+        var, items, index = source.fresh("v"), source.fresh("items"), source.fresh("i")
+        outer, self._suspends = self._suspends, False
+        body, body_pcs = [], []
+        after = self._body(stmt.body, scope, pc + 2, depth + 1, body, body_pcs)
+        suspends = self._suspends
+        self._suspends = outer or suspends
+        key = source.const(self._for_keys[id(stmt)])
+        iterable = f"list(_items(st, {source.source(stmt.iter, scope)}))"
+        if suspends:
+            self._add(lines, pcs, [f"{pad}env[{key}] = None", f"{pad}{items} = {iterable}",
+                                   f"{pad}{index} = 0", f"{pad}for {var} in {items}:",
+                                   f"{pad}    {index} += 1"], pc)
+        else:
+            self._add(lines, pcs, [f"{pad}for {var} in {iterable}:"], pc)
+        self._add(lines, pcs, [f"{pad}    env[{source.const(stmt.var)}] = {var}"], pc + 1)
+        if getattr(stmt, "where", None) is not None:
+            self._add(lines, pcs, [f"{pad}    if not ({source.source(stmt.where, scope)}):",
+                                   f"{pad}        continue"], pc + 1)
+        if not suspends:
+            lines.extend(body)
+            pcs.extend(body_pcs)
+            return after + 1
+        self._add(lines, pcs, [f"{pad}    try:"], pc + 2)
+        lines.extend("    " + line for line in body)
+        pcs.extend(body_pcs)
+        self._add(lines, pcs, [f"{pad}    except {source.fresh('Suspend', Suspend)}:",
+                               f"{pad}        env[{key}] = [{items}, {index}]",
+                               f"{pad}        raise"], pc + 1)
+        self._add(lines, pcs, [f"{pad}del env[{key}]"], after)
+        return after + 1
+
+    def _decision_lines(self, pc, pad, lines, pcs) -> int:
+        """A decision (choose one, a number, several): its own instruction run here.
+        When it waits for an answer, the frame it stands in is made (inside a quiet
+        procedure: its function has none) and the lines stop (Suspend)."""
+        source = self._source()
+        key = self._quiet_key
+        instruction = (self.game.programs[key] if key else self.program).code[pc]
+        decide, suspend = source.fresh("decide", instruction), source.fresh("Suspend", Suspend)
+        self._suspends = True
+        if key is None:
+            body = [f"fr.pc = {pc + 1}", f"{decide}(st, fr)", "if st.pending is not None:",
+                    f"    raise {suspend}([])"]
+        else:
+            frame = source.fresh("f")
+            body = [f"{frame} = {source.fresh('Frame', Frame)}({source.const(key)}, env, secret, {pc + 1})",
+                    f"{decide}(st, {frame})", "if st.pending is not None:",
+                    f"    raise {suspend}([{frame}])"]
+        self._add(lines, pcs, [pad + line for line in body], pc)
+        return pc + 1
 
     def _quiet_call(self, call, scope) -> list:
         """Lines calling quiet procedure `call.func`'s function, its return value left
@@ -201,9 +279,21 @@ class Compiler:
         params = self.names.procedures[call.func]
         args = ", ".join(f"{source.const(p)}: {source.source(a, scope)}" for p, a in zip(params, call.args))
         result = source.fresh("r")
-        return [f"{result} = {name}(st, {{{args}}})",
-                f"if {result} is not {source.fresh('nothing', NOTHING)}:",
+        tail = [f"if {result} is not {source.fresh('nothing', NOTHING)}:",
                 f"    env[{source.const(RET)}] = {result}"]
+        if call.func not in self.asking:
+            return [f"{result} = {name}(st, {{{args}}}, False)"] + tail
+        # it may stop at a decision: the caller's frame goes on after the call (pc + 1)
+        self._suspends = True
+        key, pc = self._quiet_key, self._call_pc
+        secret = "secret" if key else "fr.secret or bool(env.get('$secret'))"
+        suspend = source.fresh("Suspend", Suspend)
+        if key:
+            stop = [f"    _s.frames.append({source.fresh('Frame', Frame)}({source.const(key)}, env, secret, {pc + 1}))"]
+        else:
+            stop = [f"    fr.pc = {pc + 1}", "    st.stack.extend(reversed(_s.frames))"]
+        return ["try:", f"    {result} = {name}(st, {{{args}}}, {secret})",
+                f"except {suspend} as _s:"] + stop + ["    raise"] + tail
 
     def _quiet_assign(self, stmt, scope, pc, pad, lines, pcs) -> int:
         """`target = procedure(...)`: the call (instruction pc), then the store of
@@ -211,6 +301,7 @@ class Compiler:
         place = self._source().target(stmt.target, scope)
         if place is None:
             raise NotStraight
+        self._call_pc = pc
         self._add(lines, pcs, [pad + line for line in self._quiet_call(stmt.value, scope)], pc)
         before, where, check = place
         value = f"env.pop({self._source().const(RET)}, None)"
@@ -218,14 +309,16 @@ class Compiler:
         self._add(lines, pcs, [pad + line for line in before + store], pc + 1)
         return pc + 2
 
-    def plan_quiet(self, bodies: dict, prepare) -> None:
+    def plan_quiet(self, bodies: dict, prepare, actions: dict | None = None) -> None:
         """Find the quiet procedures (bodies: name -> statements): those that can
         ask no one, start no rule that may, loop without end or call themselves
         (a block under an `if` on a constant that is false does not count). Straight
         lines call them directly, as one generated function each (write_quiet).
-        prepare(name) readies the compiler for that procedure's text and returns its
-        scope. Call before compiling any program."""
-        scopes = {name: prepare(name) for name in bodies}
+        prepare(key) readies the compiler for that procedure's ("proc:NAME") or
+        action's ("action:NAME") text and returns its scope. actions: name ->
+        statements of the actions, whose quiet ones a `turn` runs as functions.
+        Call before compiling any program."""
+        scopes = {name: prepare("proc:" + name) for name in bodies}
         quiet, grown = {}, True
         while grown:    # a procedure is quiet once everything it calls is
             grown = False
@@ -234,11 +327,41 @@ class Compiler:
                 if name not in quiet and all(self._may_be_quiet(s, quiet, 0) for s in body):
                     quiet[name] = None
                     grown = True
+        asking, grown = set(), True
+        while grown:    # one that may ask, or calls one that may
+            grown = False
+            for name in quiet:
+                self.scope = scopes[name]
+                if name not in asking and self._may_ask(bodies[name], asking):
+                    asking.add(name)
+                    grown = True
         source = self._source()
         self.quiet = {name: source.fresh("quiet") for name in quiet}
+        self.asking = asking
+        for name, body in (actions or {}).items():
+            self.scope = prepare("action:" + name)
+            if all(self._may_be_quiet(s, quiet, 0) for s in body):
+                self.quiet_actions[name] = source.fresh("quiet")
         self.scope = set()
 
-    def write_quiet(self, bodies: dict, prepare) -> None:
+    def _may_ask(self, stmts, asking) -> bool:
+        """Whether statements of a quiet procedure may ask someone (_may_be_quiet's)."""
+        for stmt in stmts:
+            rule = stmt.rule
+            if rule in _DECISIONS:
+                return True
+            call = stmt.call if rule == "call_stmt" else getattr(stmt, "value", None)
+            if isinstance(call, ast.Call) and call.func in asking:
+                return True
+            if rule == "if_stmt":
+                if self._may_ask(stmt.orelse, asking) or (
+                        not self._never(stmt.cond) and self._may_ask(stmt.body, asking)):
+                    return True
+            elif rule in ("for_stmt", "while_stmt") and self._may_ask(stmt.body, asking):
+                return True
+        return False
+
+    def write_quiet(self, bodies: dict, prepare, actions: dict | None = None) -> None:
         """Write plan_quiet's functions, after every program is compiled (their lines
         stand for the procedures' instructions). prepare(name) readies the compiler
         for that procedure's text and returns its scope. Raises SyntaxError,
@@ -246,11 +369,16 @@ class Compiler:
         NotStraight for one plan_quiet misjudged."""
         self._in_quiet = True
         try:
-            for name in self.quiet:
-                self.scope = prepare(name)
-                self._quiet_function(name, bodies[name], self.scope)
+            for key, name, ident, body in (
+                    [("proc:" + n, n, i, bodies[n]) for n, i in self.quiet.items()]
+                    + [("action:" + n, n, i, actions[n]) for n, i in self.quiet_actions.items()]):
+                self.scope = prepare(key)
+                self._quiet_key = key
+                self._quiet_function(key, ident, body, self.scope)
+            ns = self._source().ns
+            self.action_functions.update({n: ns[i] for n, i in self.quiet_actions.items()})
         finally:
-            self._in_quiet = False
+            self._in_quiet, self._quiet_key = False, None
 
     def _may_be_quiet(self, stmt, quiet, depth) -> bool:
         """Whether `_lines` writes `stmt`, given the procedures known quiet so far."""
@@ -267,9 +395,9 @@ class Compiler:
                     or rule == "assign" and value.func in quiet)
         if rule == "call_stmt":
             return stmt.call.func not in procedures or stmt.call.func in quiet
-        if rule in ("pass_", "return_"):
+        if rule in ("pass_", "return_") or rule in _DECISIONS:
             return True
-        if rule in ("if_stmt", "for_stmt"):
+        if rule in ("if_stmt", "for_stmt", "while_stmt"):
             body = stmt.body + (stmt.orelse if rule == "if_stmt" else [])
             if rule == "if_stmt" and self._never(stmt.cond):
                 body = stmt.orelse
@@ -288,23 +416,23 @@ class Compiler:
             return any(self._never(item) for item in cond.items)
         return False
 
-    def _quiet_function(self, name, body, scope) -> None:
-        """Quiet procedure `name`'s whole body as a generated function f(state, env),
-        bound under self.quiet[name]. It returns what its `return` gives, NOTHING when
-        it ends without one. Its lines stand for the instructions of the procedure's
-        program as `_lines` counts them (block checks the count when it compiles)."""
+    def _quiet_function(self, key, ident, body, scope) -> None:
+        """The whole body of quiet procedure or action `key` ("proc:NAME") as a
+        generated function f(state, env, secret) (secret: its frame's, see Frame),
+        bound under `ident`. It returns what its `return` gives, NOTHING when it ends
+        without one. Its lines stand for the instructions of the key's program as
+        `_lines` counts them (block checks the count as it compiles)."""
         lines, pcs = [], []
         self._body(body, scope, 0, 0, lines, pcs)
         source = self._source()
         nothing = source.fresh("nothing", NOTHING)
-        ident = self.quiet[name]
-        text = "\n".join([f"def {ident}(st, env):"] + ["    " + line for line in lines]
+        text = "\n".join([f"def {ident}(st, env, secret):"] + ["    " + line for line in lines]
                          + [f"    return {nothing}"])
-        code = compile(text, f"<rulespec procedure {name}>", "exec")
+        code = compile(text, f"<rulespec {key}>", "exec")
         exec(code, source.ns)  # noqa: S102 — source built only from generated identifiers
         fn = source.ns[ident]
         fn.pcs = dict(enumerate(pcs + [pcs[-1]], start=2))
-        fn.program = "proc:" + name
+        fn.program = key
 
     def _body(self, stmts, scope, pc, depth, lines, pcs) -> int:
         lines.append("    " * depth + "pass")
@@ -549,6 +677,7 @@ class Compiler:
         items, var = self.expr(node.iter, scope), node.var
         where = self.expr(node.where, scope) if getattr(node, "where", None) is not None else None
         key = self.temp("for")
+        self._for_keys[id(node)] = key
         end = [0]
 
         def start(st, fr):
@@ -758,7 +887,9 @@ class Compiler:
             if value is not NOTHING:
                 env[IN] = value
                 fr.pc -= 1
-        self.emit(node, decide)
+        pc = self.emit(node, decide)
+        if self.straight_lines is not None:
+            self.program.swaps[pc] = _direct_turn(decide, key, game, self.action_functions)
         if fallback is not None:
             self.emit(node, self.jump_to(end), writes=False)
             fallback[0] = self.here()
@@ -820,13 +951,44 @@ class Compiler:
 
 
 # statements with a body, which _straight may write as one function
-_COMPOUND = {"for_stmt", "if_stmt"}
+_COMPOUND = {"for_stmt", "if_stmt", "while_stmt"}
+# decisions whose instruction, answered, goes on to the next one: straight lines run it
+_DECISIONS = {"choose_one", "choose_number", "choose_several"}
 # blocks nested in one straight-line function; Python refuses over 20 nested loops
 STRAIGHT_DEPTH = 12
 
 
 class NotStraight(Exception):
     """A statement the straight-line compiler does not write."""
+
+
+def _direct_turn(decide, key, game, functions):
+    """A turn's instruction for the sampled run: a chosen action that is quiet
+    (compile.py's plan_quiet) runs as a function, not a frame pushed for the run
+    loop; its frame is made only when it stops at a decision (Suspend), and its end
+    checks run where its frame's end would run them. Anything else: `decide`."""
+    def direct(st, fr):
+        env = fr.env
+        choice = env.get(IN)
+        if choice is None or choice == "done" or choice[0] not in functions:
+            decide(st, fr)
+            return
+        del env[IN]
+        env[key] = [env[key][0], True]   # a new list: clones share frame values
+        name, bound = choice
+        fr.pc -= 1   # come back here when the action is over
+        action = game.actions[name]
+        st.fired[action.key] = st.fired.get(action.key, 0) + 1
+        local = {"player": env[key][0], action.var: bound} if action.var else {"player": env[key][0]}
+        try:
+            functions[name](st, local, fr.secret or bool(env.get("$secret")))
+        except Suspend as stop:
+            st.stack.extend(reversed(stop.frames))
+            return
+        checks = game.programs[action.key].exit_checks
+        if checks and not st.staged and not st.over and at_boundary(game.programs, st.stack):
+            check_end(st, checks, None)
+    return direct
 
 
 def _fused_for(key, var, items, where, secret, body, end):

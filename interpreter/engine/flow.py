@@ -36,7 +36,7 @@ class Program:
     in the action's `exit_checks`, checked when the action is over.
     """
     __slots__ = ("key", "rule", "code", "lines", "written", "end_checks", "exit_checks",
-                 "pushes", "stepping", "atomic", "straight", "fused", "fast", "checks_any")
+                 "pushes", "stepping", "atomic", "straight", "fused", "swaps", "fast", "checks_any")
 
     def __init__(self, key: str, rule: str):
         self.key = key          # "phase:market", "action:buy", ...
@@ -56,6 +56,9 @@ class Program:
         # pc -> (f, partner): f does instruction pc and then instruction partner, which
         # always runs right after it (a loop's start or jump back, and its step)
         self.fused: dict = {}
+        # pc -> f: the sampled run's form of instruction pc, the same in every way
+        # that can be seen (a `turn` that runs a quiet action as a function)
+        self.swaps: dict = {}
         self.fast: list = self.code
 
     def emit(self, instr, where, written=None) -> int:
@@ -76,6 +79,8 @@ class Program:
         fast = list(self.code)
         checks = self.end_checks
         self.checks_any = any(checks)
+        for pc, fn in self.swaps.items():
+            fast[pc] = fn
         for pc, (fn, partner) in self.fused.items():
             if not checks[pc] and not checks[partner]:
                 fast[pc] = fn
@@ -213,16 +218,18 @@ def ask(st, fr, player, values, labels=None, kind="one", namer=None):
     choice (one option, unless the state asks forced decisions too); otherwise
     suspends and returns NOTHING. labels: None (each value displayed, when first
     asked), or one per value, None where `namer` makes it when first asked."""
-    if not values:
+    size = len(values)
+    if not size:
         raise RuleError("there is nothing to choose from")
-    if len(values) > st.game.bounds.size:
-        raise LimitError(f"a decision of {len(values):,} options, over the limit of "
-                        f"{st.game.bounds.size:,} (limits: size)")
+    game = st.game
+    if size > game.bounds.size:
+        raise LimitError(f"a decision of {size:,} options, over the limit of "
+                        f"{game.bounds.size:,} (limits: size)")
     if labels is None:
-        namer = st.game.table(st.n).display_options
+        namer = game.table(st.n).display_options
     elif namer is None:
         labels = unique_labels(labels)
-    if len(values) == 1 and not st.ask_forced:
+    if size == 1 and not st.ask_forced:
         if st.trace is not None:
             secret = {"secret": True} if fr.secret or fr.env.get("$secret") else {}
             label = Decision(int(player), labels, list(values), kind, namer=namer).labels[0]
@@ -230,10 +237,9 @@ def ask(st, fr, player, values, labels=None, kind="one", namer=None):
                  seat=int(player), **secret,
                  on=[int(player), bool(secret), _zones_of(st, values[0])])   # for redact_change
         return values[0]
-    program = st.game.programs[fr.proc]
-    fr.pc -= 1
+    fr.pc = pc = fr.pc - 1
     st.pending = Decision(int(player), labels, list(values), kind,
-                          fr.secret or bool(fr.env.get("$secret")), program.lines[fr.pc], namer)
+                          fr.secret or bool(fr.env.get("$secret")), game.programs[fr.proc].lines[pc], namer)
     return NOTHING
 
 
@@ -412,6 +418,27 @@ def _failing_quiet(error):
     return found
 
 
+class Suspend(Exception):
+    """Straight-line code stopped at a decision inside quiet procedures (compile.py):
+    `frames` are theirs, the innermost first, each at the instruction to go on from,
+    as the per-statement run would have them on the stack."""
+
+    def __init__(self, frames: list):
+        super().__init__()
+        self.frames = frames
+
+
+def straight_look(st, steps: int) -> None:
+    """A `while` in straight-line code has gone round `steps` times: the step budget
+    and the clock stop it as they stop the run loop."""
+    game = st.game
+    if steps > game.step_budget:
+        raise LimitError(_budget_message(st, game.step_budget))
+    if monotonic() > game.meter[2]:    # start_meter's deadline for this decision
+        raise LimitError(f"the game ran {game.bounds.seconds:g} seconds without asking "
+                         f"anyone anything (limits: seconds): a loop that never ends?")
+
+
 class GameEnded(Exception):
     """The game ended at a quiet procedure's end (quiet_exit): the sampled run
     stops what called it, as the per-statement run stops with the stack cleared."""
@@ -420,8 +447,8 @@ class GameEnded(Exception):
 def quiet_exit(fn, checks):
     """Quiet procedure function `fn` with the end conditions its frame's end would
     check (Program.exit_checks), checked where the frame's end would check them."""
-    def call(st, env):
-        result = fn(st, env)
+    def call(st, env, secret):
+        result = fn(st, env, secret)
         if not st.staged and not st.over and _at_boundary(st.game.programs, st.stack):
             _check_end(st, checks, None)
             if st.over:

@@ -239,8 +239,9 @@ class Game:
             compiler.block(rule.tree.body, set(rule.scope) | assigned_names(rule.tree, self.names))
             self.programs[key] = prog
 
-        def quiet_scope(name):
-            rule = by_path[("procedures", name, "do")]
+        def quiet_scope(key):
+            kind, name = key.split(":", 1)
+            rule = by_path[("procedures" if kind == "proc" else "actions", name, "do")]
             compiler.mark = lambda line, col: self.spec.text_position(rule.path, line, col)
             return set(rule.scope) | assigned_names(rule.tree, self.names)
 
@@ -249,8 +250,10 @@ class Game:
                 self.calls[name] = function(name)
             bodies = {name: by_path[("procedures", name, "do")].tree.body
                       for name in self.data.get("procedures") or {}}
+            acts = {name: by_path[("actions", name, "do")].tree.body
+                    for name in self.data.get("actions") or {}}
             if self.straight and quiet:
-                compiler.plan_quiet(bodies, quiet_scope)
+                compiler.plan_quiet(bodies, quiet_scope, acts)
             program("flow", "the flow", ("flow",))
             for name in self.data.get("phases") or {}:
                 program("phase:" + name, f"phase {name}", ("phases", name, "do"))
@@ -272,7 +275,7 @@ class Game:
                         prelude=_fires(when, "trigger:" + name))
             self.end_conditions = [(n, expr(("end", n, "when"))) for n in self.data.get("end") or {}]
             try:
-                compiler.write_quiet(bodies, quiet_scope)
+                compiler.write_quiet(bodies, quiet_scope, acts)
             except (SyntaxError, RecursionError, MemoryError, NotStraight):   # past what Python compiles
                 return self._compile(rules, quiet=False)
             self._plan_end_checks(by_path)

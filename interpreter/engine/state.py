@@ -106,15 +106,18 @@ class State:
         run(self)
 
     def legal_actions(self) -> list[Option]:
-        if self.pending is None or self.over or self.is_chance_node():
-            return []
         decision = self.pending
+        if decision is None or self.over or self.explicit is not None and self.is_chance_node():
+            return []
         return [Option(decision, i) for i in range(len(decision.values))]
 
     def apply(self, action) -> None:
         """Take an Option, its label, or its index; refuse anything else, saying why."""
-        index = self._index_of(action)
         decision = self.pending
+        if type(action) is Option and action._decision is decision and decision is not None and not self.over:
+            index = action.index    # an option of this very decision: _index_of's first case
+        else:
+            index = self._index_of(action)
         value = decision.values[index]
         if self.events is not None:     # labels are made only when read (flow.Decision)
             self.record("decision", player=decision.player, label=decision.labels[index],

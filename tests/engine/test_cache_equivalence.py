@@ -2,8 +2,10 @@
 with and without it give the same decisions, options, labels and states.
 
 Switches compared here (used by nothing but this test):
-- `Game.straight`: blocks that cannot ask anyone run as one generated function
-  (compile.py's straight lines) instead of one instruction per statement.
+- `Game.straight`: the sampled run's fast forms (Program.finish): a `for` loop's
+  instructions fused, statements in a row run as one generated function
+  (compile.py's straight lines), and quiet procedures called as functions, frames
+  made only where one stops at a decision; instead of one instruction per statement.
 - the hex-layout caches (boards.py), emptied before every game of the run
   without them, so every layout is built afresh.
 """
@@ -32,6 +34,7 @@ def transcript(game, players, seed, fresh_layouts=False) -> list:
         out.append((st.pending.player, st.pending.kind, [o.label for o in options]))
         choice = rng.randrange(len(options))
         if len(out) % 5 == 0:
+            out.append(("state", st.to_json(spec=False)))   # the frames too: pcs and env
             for copy in (st.clone(), game.state_from_json(st.to_json())):
                 copy.apply(choice)
                 out.append(("copy", copy.to_json(spec=False)))
@@ -40,17 +43,19 @@ def transcript(game, players, seed, fresh_layouts=False) -> list:
     return out
 
 
-def load_both(spec, monkeypatch):
-    fast = load_game(spec)
+def load_both(spec, monkeypatch, variant=None):
+    fast = load_game(spec, variant=variant)
     monkeypatch.setattr(Game, "straight", False)
-    slow = load_game(spec)
+    slow = load_game(spec, variant=variant)
     monkeypatch.undo()
     return fast, slow
 
 
-@pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.rsplit("/", 1)[-1][:-5])
+@pytest.mark.parametrize("spec", SPECS + [(SPECS[2], "advanced")],
+                         ids=lambda p: p[1] if isinstance(p, tuple) else p.rsplit("/", 1)[-1][:-5])
 def test_straight_lines_and_layout_caches_change_no_game(spec, monkeypatch):
-    fast, slow = load_both(spec, monkeypatch)
+    spec, variant = spec if isinstance(spec, tuple) else (spec, None)
+    fast, slow = load_both(spec, monkeypatch, variant)
     assert any(p.fast is not p.code and p.fast != p.code for p in fast.programs.values())
     assert all(p.fast == p.code for p in slow.programs.values())
     for seed in SEEDS:
@@ -107,40 +112,83 @@ procedures:
       total += 1
       if p.coins > 5:
           return p.coins
+  pick:
+    params: [p]
+    do: |
+      for k in [1, 2] where k > 0:
+          got = choose one of [0, 1, 2] by p
+          p.coins += got
+      return got
   pay_all:
     params: [n]
     do: |
       for p in players:
           last = bump(p, n)
           bump(p, 1)
+          if n > 1:
+              got = pick(p)
           held = last
+      left = 3
+      while left > 0:
+          left -= 1
 flow: |
   while total < 100:
       for p in players:
           n = choose one of [1, 2, 3] by p
           pay_all(n)
+          turn p: boost, rest
+actions:
+  boost:
+    for: k in [1, 2]
+    do: |
+      got = pick(player)
+      player.coins += k
+  rest:
+    do: |
+      pass
 end:
-  rich: {when: "total >= 9"}
+  rich: {when: "total >= 30"}
 scoring:
   score: "p.coins"
 '''
 
 
+def every_state(game, seed) -> list:
+    """The saved state at every decision of a random game, and each one's copy loaded
+    and answered."""
+    st, rng, out = game.new_state(2, seed), random.Random(seed), []
+    while not st.is_terminal():
+        choice = rng.randrange(len(st.legal_actions()))
+        copy = game.state_from_json(st.to_json())
+        copy.apply(choice)
+        out += [st.to_json(spec=False), copy.to_json(spec=False)]
+        st.apply(choice)
+    return out + [st.to_json(spec=False)]
+
+
 def test_quiet_procedures_run_as_functions_and_change_no_game(monkeypatch):
-    """A procedure that can ask no one (a `choose` under an `if` on a false constant
+    """A procedure that starts no rule (a `choose` under an `if` on a false constant
     does not count) runs as one function called straight from its caller: the same
-    games, return values (and the caller's "$ret" a call as a statement leaves), and
-    the same end, reached inside it, as frame by frame."""
+    games, return values (and the caller's "$ret" a call as a statement leaves), the
+    same end, reached inside it, as frame by frame; a quiet action runs as one from
+    its `turn`. One that stops at a decision leaves the frames the per-statement run
+    would (pcs, locals, a loop's place), so a save there is the same and goes on the
+    same."""
     games = []
     for switch in (True, False):
         monkeypatch.setattr(Game, "straight", switch)
         games.append(load_game("quiet.yaml", text=QUIET_SPEC))
     fast, slow = games
     assert fast.programs["proc:pay_all"].fast[0] is not fast.programs["proc:pay_all"].code[0]
+    assert fast.programs["flow"].fast != fast.programs["flow"].code   # the turn runs boost
     for seed in range(6):
         ours = transcript(fast, 2, seed)
         assert ours == transcript(slow, 2, seed)
         assert '"ended_by":"rich"' in ours[-1][1]
+        states = every_state(fast, seed)
+        assert states == every_state(slow, seed)
+        assert any('"proc:pick"' in state for state in states)   # saved inside pick's loop
+        assert any('"action:boost"' in state for state in states)   # and in an action's
 
 
 def test_a_fault_inside_a_quiet_procedure_is_placed_at_its_statement(monkeypatch):
