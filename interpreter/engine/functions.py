@@ -176,6 +176,15 @@ def last(st, xs):
 
 
 def append(st, xs, x):
+    if xs.__class__ is list:    # _items and _sized inline
+        m = st.game.meter
+        m[0] = walked = m[0] + len(xs)
+        if walked > m[1]:
+            meter_check(m)
+        size = st.game.bounds.size
+        if len(xs) < size:
+            return xs + [x]
+        raise too_big("a list of length", len(xs) + 1, size, "size")
     return _sized(st, _items(st, xs) + [x])
 
 
@@ -534,7 +543,9 @@ def flatten(st, xs):
             out.extend(x)
         else:
             out.extend(_items(st, x))
-    return _sized(st, out)
+    if len(out) > size:
+        raise too_big("a list of length", len(out), size, "size")
+    return out
 
 
 def next_node(st, board, node):

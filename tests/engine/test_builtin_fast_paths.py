@@ -60,6 +60,7 @@ def test_list_builtins_meter_and_answer_as_through_items(game):
         F.unique: lambda st, xs: list(dict.fromkeys(F._items(st, xs))),
         F.all_: lambda st, xs: all(F._items(st, xs)),
         F.any_: lambda st, xs: any(F._items(st, xs)),
+        F.append: lambda st, xs, x: F._sized(st, F._items(st, xs) + [x]),
     }
     values = [[], [0], [1, 1, 2], [True, 0, None], [[1], [1]], {"a": 1, "b": 0},
               Zone("display"), Zone("hand@1"), 7]
@@ -67,7 +68,7 @@ def test_list_builtins_meter_and_answer_as_through_items(game):
         values.append([rnd.randrange(4) for _ in range(rnd.randrange(12))])
     for fast, slow in general.items():
         for x in values:
-            args = (x, 1) if fast is F.occurrences else (x,)
+            args = (x, 1) if fast in (F.occurrences, F.append) else (x,)
             assert metered(st, fast, *args) == metered(st, slow, *args), (fast, x)
 
 
@@ -77,6 +78,16 @@ def reference_flatten(st, xs):
         F._sized(st, out).extend(F._items(st, x))
     F._sized(st, out)
     return out
+
+
+def test_a_list_at_the_size_limit_is_refused_in_the_same_words(game):
+    st = game.new_state(2, seed=1)
+    size = game.bounds.size
+    full = [0] * size
+    assert metered(st, F.append, full, 1) == metered(
+        st, lambda st, xs, x: F._sized(st, F._items(st, xs) + [x]), full, 1)
+    assert metered(st, F.flatten, [full, [1]]) == metered(st, reference_flatten, [full, [1]])
+    assert "over the limit of" in metered(st, F.append, full, 1)[0][1]
 
 
 def test_flatten_as_through_items(game):
