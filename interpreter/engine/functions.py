@@ -26,8 +26,13 @@ def _items(st, x):
         return x
     if cls is Zone or isinstance(x, Zone):
         return list(st.zones[x])
-    if isinstance(x, dict):
-        return _items(st, list(x))
+    if isinstance(x, dict):     # its keys, metered as a list's items
+        keys = list(x)
+        m = st.game.meter
+        m[0] = walked = m[0] + len(keys)
+        if walked > m[1]:
+            meter_check(m)
+        return keys
     if isinstance(x, list):
         return _items(st, list(x))
     raise RuleError(f"expected a list or a zone, got {display(x)}")
