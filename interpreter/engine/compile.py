@@ -51,6 +51,7 @@ class Compiler:
         self.action_functions: dict = {}
         self._quiet_key = None     # the program key of the quiet procedure being written
         self._for_keys: dict = {}  # id(for statement) -> its frame's loop key ("$for3")
+        self._menu_targets: dict = {}  # id(menu) -> its options' first pcs (cells)
         self._suspends = False     # the lines being written may suspend at a decision
 
     # ------------------------------------------------------------- plumbing
@@ -211,7 +212,23 @@ class Compiler:
             return self._body(stmt.body, scope, pc + 1, depth + 1, lines, pcs) + 1
         if rule in _DECISIONS:
             return self._decision_lines(pc, pad, lines, pcs)
+        if rule == "menu":
+            return self._menu_lines(stmt, scope, pc, depth, lines, pcs)
         raise NotStraight
+
+    def _menu_lines(self, stmt, scope, pc, depth, lines, pcs) -> int:
+        """A menu: its instruction (which sets the pc to the chosen option's block),
+        then the block the pc names, each ending where the menu's jump to its end
+        would go."""
+        pad, targets = "    " * depth, self._menu_targets[id(stmt)]
+        self._decision_lines(pc, pad, lines, pcs)
+        chosen = self._source().fresh("t")
+        self._add(lines, pcs, [f"{pad}{chosen} = {self._asked_in}.pc"], pc)
+        after = pc + 1
+        for i, (option, target) in enumerate(zip(stmt.options, targets)):
+            self._add(lines, pcs, [f"{pad}{'if' if i == 0 else 'elif'} {chosen} == {target[0]}:"], pc)
+            after = self._body(option.body, scope, target[0], depth + 1, lines, pcs) + 1
+        return after
 
     def _for_lines(self, stmt, scope, pc, depth, lines, pcs) -> int:
         """A `for` (instructions: start, step, the body, the jump back). One whose body
@@ -250,7 +267,7 @@ class Compiler:
         return after + 1
 
     def _decision_lines(self, pc, pad, lines, pcs) -> int:
-        """A decision (choose one, a number, several): its own instruction run here.
+        """A decision (choose one, a number, several, a menu): its own instruction run here.
         When it waits for an answer, the frame it stands in is made (inside a quiet
         procedure: its function has none) and the lines stop (Suspend)."""
         source = self._source()
@@ -267,6 +284,7 @@ class Compiler:
                     f"{decide}(st, {frame})", "if st.pending is not None:",
                     f"    raise {suspend}([{frame}])"]
         self._add(lines, pcs, [pad + line for line in body], pc)
+        self._asked_in = "fr" if key is None else frame   # the frame it ran in, for a menu
         return pc + 1
 
     def _quiet_call(self, call, scope) -> list:
@@ -348,7 +366,7 @@ class Compiler:
         """Whether statements of a quiet procedure may ask someone (_may_be_quiet's)."""
         for stmt in stmts:
             rule = stmt.rule
-            if rule in _DECISIONS:
+            if rule in _DECISIONS or rule == "menu":
                 return True
             call = stmt.call if rule == "call_stmt" else getattr(stmt, "value", None)
             if isinstance(call, ast.Call) and call.func in asking:
@@ -397,6 +415,8 @@ class Compiler:
             return stmt.call.func not in procedures or stmt.call.func in quiet
         if rule in ("pass_", "return_") or rule in _DECISIONS:
             return True
+        if rule == "menu":
+            return all(self._may_be_quiet(s, quiet, depth + 1) for o in stmt.options for s in o.body)
         if rule in ("if_stmt", "for_stmt", "while_stmt"):
             body = stmt.body + (stmt.orelse if rule == "if_stmt" else [])
             if rule == "if_stmt" and self._never(stmt.cond):
@@ -819,6 +839,7 @@ class Compiler:
         conds = [self.expr(o.cond, scope) if o.cond is not None else None for o in node.options]
         labels = [o.label for o in node.options]
         targets = [[0] for _ in node.options]
+        self._menu_targets[id(node)] = targets
         end = [0]
         keys = [f"menu:{self.program.rule}: {label}" for label in labels]   # rule coverage
         if isinstance(getattr(self.game, "menu_keys", None), list):

@@ -118,6 +118,11 @@ procedures:
       for k in [1, 2] where k > 0:
           got = choose one of [0, 1, 2] by p
           p.coins += got
+      choose by p as "More?":
+          "one more":
+              p.coins += 1
+          "none" if p.coins > 3:
+              pass
       return got
   pay_all:
     params: [n]
