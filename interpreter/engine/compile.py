@@ -52,6 +52,9 @@ class Compiler:
         self._quiet_key = None     # the program key of the quiet procedure being written
         self._for_keys: dict = {}  # id(for statement) -> its frame's loop key ("$for3")
         self._menu_targets: dict = {}  # id(menu) -> its options' first pcs (cells)
+        # id(assignment) -> f(state, env): one whose target generated code cannot
+        # write (a map's or list's item), as its closures do it
+        self._env_forms: dict = {}
         self._suspends = False     # the lines being written may suspend at a decision
 
     # ------------------------------------------------------------- plumbing
@@ -167,6 +170,8 @@ class Compiler:
                     raise NotStraight
                 return self._quiet_assign(stmt, scope, pc, pad, lines, pcs)
             body = self._store_lines(stmt, stmt.value, stmt.op[0] if rule == "aug_assign" else None, scope)
+            if body is None and id(stmt) in self._env_forms:
+                body = [f"{source.fresh('store', self._env_forms[id(stmt)])}(st, env)"]
             if body is None:
                 raise NotStraight
             self._add(lines, pcs, [pad + line for line in body], pc)
@@ -404,13 +409,12 @@ class Compiler:
         if depth > STRAIGHT_DEPTH:
             return False
         if rule in ("assign", "aug_assign"):
-            target = stmt.target
-            if not (isinstance(target, ast.Name) or isinstance(target, ast.Attr) and (
-                    target.name in self.names.per_player or target.name in self.names.per_card)):
-                return False
-            value = stmt.value
-            return (not isinstance(value, ast.Call) or value.func not in procedures
-                    or rule == "assign" and value.func in quiet)
+            target, value = stmt.target, stmt.value
+            if not isinstance(value, ast.Call) or value.func not in procedures:
+                return True     # an item of a map or list: its closures (_env_forms)
+            return rule == "assign" and value.func in quiet and (
+                isinstance(target, ast.Name) or isinstance(target, ast.Attr) and (
+                    target.name in self.names.per_player or target.name in self.names.per_card))
         if rule == "call_stmt":
             return stmt.call.func not in procedures or stmt.call.func in quiet
         if rule in ("pass_", "return_") or rule in _DECISIONS:
@@ -593,6 +597,7 @@ class Compiler:
             self.emit(node, fast)
             return
         store, get = self.setter(node.target, scope), self.expr(value, scope)
+        self._env_forms[id(node)] = lambda st, env: store(st, env, get(st, env))
         self.emit(node, lambda st, fr: store(st, fr.env, get(st, fr.env)))
 
     def aug_assign(self, node, scope):
@@ -606,6 +611,7 @@ class Compiler:
         def update(st, fr):
             env = fr.env
             store(st, env, op(current(st, env), value(st, env)))
+        self._env_forms[id(node)] = lambda st, env: store(st, env, op(current(st, env), value(st, env)))
         self.emit(node, update)
 
     def arith_op(self, op):
