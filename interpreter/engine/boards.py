@@ -204,38 +204,48 @@ class Board:
 
     @cached_property
     def _zone_of(self) -> dict[str, list[str]]:
-        """Each cell -> its colour zone: the connected component of the cells with
-        a colour equal to it in every `zone_by` attribute, cells in board order.
-        Each cell's key is made once, and each zone walked once from its first cell
-        (a game joins new layouts and asks for most of their zones)."""
-        key, nbrs, zone_of = self._zone_keys(), self._nbrs, {}
-        for node, k in key.items():
-            if node in zone_of:
-                continue
-            seen, todo = {node}, [node]
-            while todo:
-                for other in nbrs[todo.pop()]:
-                    if other not in seen and key.get(other) == k:
-                        seen.add(other)
-                        todo.append(other)
-            zone = sorted(seen, key=self.order.__getitem__)
-            for member in zone:
-                zone_of[member] = zone
-        return zone_of
+        """Cell -> its colour zone, filled as zones are asked for (_zone): a game
+        joins new layouts and asks for two zones of each, on average."""
+        return {}
+
+    @cached_property
+    def _keys(self) -> dict[str, tuple]:
+        return self._zone_keys()
+
+    def _zone(self, cell):
+        """The colour zone of `cell`: the connected component of the cells with a
+        colour equal to it in every `zone_by` attribute, cells in board order
+        (shared: callers copy it); empty for a cell without a colour or not on
+        the board."""
+        zone = self._zone_of.get(cell)
+        if zone is not None:
+            return zone
+        key = self._keys
+        k = key.get(cell)
+        if k is None:
+            return ()
+        nbrs, seen, todo = self._nbrs, {cell}, [cell]
+        while todo:
+            for other in nbrs[todo.pop()]:
+                if other not in seen and key.get(other) == k:
+                    seen.add(other)
+                    todo.append(other)
+        zone = sorted(seen, key=self.order.__getitem__)
+        for member in zone:
+            self._zone_of[member] = zone
+        return zone
 
     def _zone_keys(self) -> dict[str, tuple]:
         """Each cell with a colour -> its `zone_by` attributes, in board order."""
         by = self.zone_by
+        if len(by) == 1:    # colour alone: a static board's, or a layout's joined zones
+            a, = by
+            return {n: (x.get(a),) for n, x in self.attrs.items() if x.get("colour") is not None}
         if len(by) == 2:    # a layout's (colour, board)
             a, b = by
             return {n: (x.get(a), x.get(b)) for n, x in self.attrs.items() if x.get("colour") is not None}
         return {n: tuple(x.get(k) for k in by) for n, x in self.attrs.items()
                 if x.get("colour") is not None}
-
-    def _zone(self, cell):
-        """The colour zone of `cell` (shared: callers copy it); empty for a cell
-        without a colour or not on the board."""
-        return self._zone_of.get(cell, ())
 
     def colour_zone(self, cell) -> list[str]:
         return list(self._zone(cell))

@@ -273,6 +273,20 @@ def _card(st, c):
     return attrs
 
 
+def name(st, c):
+    attrs = st.game.cards.get(c)    # (_card inline: the look-up is the check)
+    return _card(st, c)["name"] if attrs is None else attrs["name"]
+
+
+def kind(st, c):
+    attrs = st.game.cards.get(c)
+    return _card(st, c)["kind"] if attrs is None else attrs["kind"]
+
+
+def text(st, x):
+    return x if x.__class__ is str else display(x, st.game.player_names)
+
+
 def has(st, zone, name):
     return find(st, zone, name) is not None
 
@@ -583,13 +597,12 @@ FUNCTIONS = {
     "occurrences": occurrences,
     "keys": lambda st, m: list(m),
     "get": get, "with_key": with_key,
-    "text": lambda st, x: display(x, st.game.player_names),
+    "text": text,
     "next_player": next_player, "previous_player": previous_player,
     "others": others, "clockwise_from": clockwise_from,
     "cards": lambda st, z: list(st.zones[z]),
     "top": top,
-    "name": lambda st, c: _card(st, c)["name"],     # (codegen inlines the usual case)
-    "kind": lambda st, c: _card(st, c)["kind"],
+    "name": name, "kind": kind,     # (codegen inlines their usual case too)
     "has": has, "find": find, "named": named, "where": where, "owner": owner,
     "shuffle": shuffle, "draw": draw, "move": move, "move_bottom": move_bottom,
     "roll": roll, "random_of": random_of,

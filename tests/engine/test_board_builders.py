@@ -12,7 +12,7 @@ import random
 import pytest
 
 from interpreter import load_game
-from interpreter.engine.boards import (Board, join_hex_boards, layout_decl, turn_hex)
+from interpreter.engine.boards import Board, join_hex_boards, layout_decl, turn_hex
 from tests.paths import ROOT
 
 

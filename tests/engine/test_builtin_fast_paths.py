@@ -12,8 +12,8 @@ import pytest
 
 from interpreter import load_game
 from interpreter.engine import functions as F
-from interpreter.engine.values import Zone
-from rulespec.errors import RuleError
+from interpreter.engine.values import Seat, Zone, display
+from rulespec.errors import RuleError, RulespecError
 from tests.paths import ROOT
 
 
@@ -47,7 +47,7 @@ def metered(st, fn, *args):
     before = st.game.meter[0]
     try:
         result = fn(st, *args)
-    except Exception as e:      # the same error, word for word
+    except (RulespecError, TypeError) as e:      # the same error, word for word
         result = (type(e), str(e))
     return result, st.game.meter[0] - before
 
@@ -110,7 +110,8 @@ def test_max_min_and_range_as_before(game):
              ([None],), (1, 2, 3), ([2, 5, 5],), (1, "a"), ("b", "a")]
     for args in cases:
         for fast, pick in ((F.max_, max), (F.min_, min)):
-            assert metered(st, fast, *args) == metered(st, lambda st, *a: reference_extreme(pick, st, a, None), *args)
+            assert metered(st, fast, *args) == metered(
+                st, lambda st, *a, pick=pick: reference_extreme(pick, st, a, None), *args)
     for args in [(5,), (2, 6), (6, 2), (0,), (-3,), (True,), (1.5,), ("a",), (None, 3), (10**9,)]:
         slow = (lambda st, a, b=None: F.int_range(st, 0, a) if b is None else F.int_range(st, a, b))
         assert metered(st, F.range_, *args) == metered(st, slow, *args)
@@ -134,3 +135,12 @@ def test_moving_one_card_and_a_list_as_before(game):
     F.draw(st, Zone("neutral_stacks"), display, 8)
     with pytest.raises(RuleError, match="zone display would hold 9 cards, over its limit of 8"):
         F.move(st, st.zones[Zone("neutral_stacks")][0], display)
+
+
+def test_name_kind_and_text_as_before(game):
+    st = game.new_state(2, seed=1)
+    card = next(iter(game.cards))
+    for x in [card, "no_such_card", 5, None, [1], Seat(1), Zone("display")]:
+        for fast, field in ((F.name, "name"), (F.kind, "kind")):
+            assert metered(st, fast, x) == metered(st, lambda st, c, f=field: F._card(st, c)[f], x)
+        assert metered(st, F.text, x) == metered(st, lambda st, v: display(v, game.player_names), x)
