@@ -12,6 +12,21 @@ generated source. Every literal, name and key is put in the function's
 namespace under a generated identifier (`_k3`), comprehension variables
 become generated identifiers (`_v1`), and nodes this module does not
 handle are compiled by the ordinary closure compiler and called (`_c2`).
+
+The checker's kinds (rulespec/infer.py, `Checked.kinds`) choose the fast path
+written for a node: a card's attribute read from one table per attribute, a
+map's or list's item and `in` with no helper, a zone's cards walked directly,
+a list's count its length, lists or texts joined with their size tested first.
+A kind is a guess, never trusted: where the spec cannot decide it is unknown,
+and a scenario step may pass a spec function what the spec's own calls never
+do. So every fast path tests its value's class and falls back to the general
+helper (`_attr`, `_index`, `_contains`, `_items`, the builtin), which gives
+the same value or the same error in the same words. A value read by the test
+and again by the path is bound once (`(_w1 := ...)`), or inside a
+comprehension's iterable, where Python allows no assignment, by a loop of one.
+Small spec functions are written out at their calls (`inline_function`).
+`ExpressionSource.by_kinds = False` turns all of this off, for the test that
+compares games with and without it (tests/engine/test_codegen_kinds.py).
 """
 from __future__ import annotations
 
