@@ -10,7 +10,10 @@ next to this one, its colour zone), and hex layouts are joined during set-up,
 four per game in some games: so a board is held as sorted adjacency lists,
 built once in plain Python, and every query of play reads those. `graph`, the
 same board as a networkx DiGraph, is built on first use for what is asked
-rarely (distance) and for analysis and drawing.
+rarely (distance) and for analysis and drawing. A layout joined in play is
+new in nearly every game (thousands of arrangements), so it is built in one
+pass from its cells (`Board.from_layout`: no sorting, arcs as added only when
+drawn), and a colour zone is walked only when asked for.
 """
 from __future__ import annotations
 

@@ -425,7 +425,9 @@ def move_bottom(st, cards, zone, out_of=None):
 
 def _move_one(st, c, zone, at_end, out_of=None):
     """move (or move_bottom) of the one card c to `zone` (a Zone): what _taken,
-    chance.taking and _put do for it, without the lists."""
+    chance.taking and _put do for it, without the lists. Every card that moves
+    goes through _put or here: what must follow a move (a zone's version, say)
+    goes in both."""
     if out_of is not None:
         _taken(st, c, out_of)
     elif st.stack and st.stack[-1].proc not in _NOT_SCENARIO:
