@@ -18,7 +18,7 @@ from rulespec.builtins import LAZY
 
 from rulespec.errors import RuleError
 from rulespec.limits import check_number
-from .flow import IN, NOTHING, RET, Frame, Program, Suspend, ask, skip_turn, straight_look
+from .flow import IN, NOTHING, RET, Frame, Program, Suspended, ask, skip_turn, straight_look
 from .flow import _at_boundary as at_boundary, _check_end as check_end
 from .functions import FUNCTIONS, _items, int_range
 from .values import Seat
@@ -44,7 +44,7 @@ class Compiler:
         self.quiet: dict[str, str] = {}
         self._in_quiet = False  # writing a quiet procedure's function, not a frame's
         self._spans: dict = {}  # id(statement) -> (its first pc, the pc after it)
-        self.asking: set = set()   # quiet procedures that may ask (and so suspend: Suspend)
+        self.asking: set = set()   # quiet procedures that may ask (and so stop: Suspended)
         # quiet actions: name -> the generated name of the function the turn calls
         # (plan_quiet), and name -> that function once written (write_quiet)
         self.quiet_actions: dict[str, str] = {}
@@ -56,6 +56,9 @@ class Compiler:
         # write (a map's or list's item), as its closures do it
         self._env_forms: dict = {}
         self._suspends = False     # the lines being written may suspend at a decision
+        # the loops open around the lines being written that may suspend: (loop key,
+        # items name, index name), filled in env where they stop (_stop_lines)
+        self._loops: list = []
 
     # ------------------------------------------------------------- plumbing
     def where(self, node):
@@ -121,7 +124,7 @@ class Compiler:
         `for` and `if`, when nothing in it can ask anyone, start a rule that may,
         end the game or loop without end; else None."""
         lines, pcs = [], []
-        self._suspends = False
+        self._suspends, self._loops = False, []
         try:
             end = self._lines(stmt, scope, start, 0, lines, pcs)
         except NotStraight:
@@ -134,8 +137,8 @@ class Compiler:
         """Offer the program a run of straight statements [start, lines, pcs, compound,
         end, suspends] (instructions start..end-1) as one generated function
         (Program.finish decides whether to use it), when it stands for two
-        instructions or more. One that may suspend at a decision stops there: the
-        frames of the quiet procedures it was in are on the stack (Suspend)."""
+        instructions or more. One that may suspend at a decision returns there: the
+        frames of the quiet procedures it was in are on the stack (Suspended)."""
         if run is None:
             return
         start, lines, pcs, compound, end, suspends = run
@@ -143,11 +146,6 @@ class Compiler:
             return
         lines = lines + [f"fr.pc = {end}"]
         first = 3
-        if suspends:
-            lines = ["try:"] + ["    " + line for line in lines] + [
-                f"except {self._source().fresh('Suspend', Suspend)}:", "    pass"]
-            pcs = [pcs[0]] + pcs + [pcs[-1]] * 2
-            first = 3
         try:
             fn = self._source().statement(lines, f"line {self.program.lines[start][1]}")
         except (SyntaxError, RecursionError, MemoryError):   # past what Python compiles: keep the steps
@@ -238,15 +236,19 @@ class Compiler:
     def _for_lines(self, stmt, scope, pc, depth, lines, pcs) -> int:
         """A `for` (instructions: start, step, the body, the jump back). One whose body
         may suspend keeps the frame's loop key in env, where a frame's loop keeps it,
-        and fills it in ([items, next index]) when the body suspends."""
+        filled in ([items, next index]) where the body stops (_stop_lines)."""
         source, pad = self._source(), "    " * depth
         var, items, index = source.fresh("v"), source.fresh("items"), source.fresh("i")
+        key = source.const(self._for_keys[id(stmt)])
         outer, self._suspends = self._suspends, False
         body, body_pcs = [], []
-        after = self._body(stmt.body, scope, pc + 2, depth + 1, body, body_pcs)
+        self._loops.append((key, items, index))
+        try:
+            after = self._body(stmt.body, scope, pc + 2, depth + 1, body, body_pcs)
+        finally:
+            self._loops.pop()
         suspends = self._suspends
         self._suspends = outer or suspends
-        key = source.const(self._for_keys[id(stmt)])
         iterable = f"list(_items(st, {source.source(stmt.iter, scope)}))"
         if suspends:
             self._add(lines, pcs, [f"{pad}env[{key}] = None", f"{pad}{items} = {iterable}",
@@ -258,36 +260,33 @@ class Compiler:
         if getattr(stmt, "where", None) is not None:
             self._add(lines, pcs, [f"{pad}    if not ({source.source(stmt.where, scope)}):",
                                    f"{pad}        continue"], pc + 1)
-        if not suspends:
-            lines.extend(body)
-            pcs.extend(body_pcs)
-            return after + 1
-        self._add(lines, pcs, [f"{pad}    try:"], pc + 2)
-        lines.extend("    " + line for line in body)
+        lines.extend(body)
         pcs.extend(body_pcs)
-        self._add(lines, pcs, [f"{pad}    except {source.fresh('Suspend', Suspend)}:",
-                               f"{pad}        env[{key}] = [{items}, {index}]",
-                               f"{pad}        raise"], pc + 1)
-        self._add(lines, pcs, [f"{pad}del env[{key}]"], after)
+        if suspends:
+            self._add(lines, pcs, [f"{pad}del env[{key}]"], after)
         return after + 1
+
+    def _stop_lines(self) -> list:
+        """Where the lines stop at a decision: each open loop's place, into its key."""
+        return [f"    env[{key}] = [{items}, {index}]" for key, items, index in reversed(self._loops)]
 
     def _decision_lines(self, pc, pad, lines, pcs) -> int:
         """A decision (choose one, a number, several, a menu): its own instruction run here.
         When it waits for an answer, the frame it stands in is made (inside a quiet
-        procedure: its function has none) and the lines stop (Suspend)."""
+        procedure: its function has none) and the lines return (Suspended)."""
         source = self._source()
         key = self._quiet_key
         instruction = (self.game.programs[key] if key else self.program).code[pc]
-        decide, suspend = source.fresh("decide", instruction), source.fresh("Suspend", Suspend)
+        decide = source.fresh("decide", instruction)
         self._suspends = True
         if key is None:
             body = [f"fr.pc = {pc + 1}", f"{decide}(st, fr)", "if st.pending is not None:",
-                    f"    raise {suspend}([])"]
+                    *self._stop_lines(), "    return"]
         else:
             frame = source.fresh("f")
             body = [f"{frame} = {source.fresh('Frame', Frame)}({source.const(key)}, env, secret, {pc + 1})",
-                    f"{decide}(st, {frame})", "if st.pending is not None:",
-                    f"    raise {suspend}([{frame}])"]
+                    f"{decide}(st, {frame})", "if st.pending is not None:", *self._stop_lines(),
+                    f"    return {source.fresh('Suspended', Suspended)}([{frame}])"]
         self._add(lines, pcs, [pad + line for line in body], pc)
         self._asked_in = "fr" if key is None else frame   # the frame it ran in, for a menu
         return pc + 1
@@ -310,13 +309,13 @@ class Compiler:
         self._suspends = True
         key, pc = self._quiet_key, self._call_pc
         secret = "secret" if key else "fr.secret or bool(env.get('$secret'))"
-        suspend = source.fresh("Suspend", Suspend)
         if key:
-            stop = [f"    _s.frames.append({source.fresh('Frame', Frame)}({source.const(key)}, env, secret, {pc + 1}))"]
+            stop = [f"    {result}.append({source.fresh('Frame', Frame)}({source.const(key)}, env, secret, {pc + 1}))",
+                    f"    return {result}"]
         else:
-            stop = [f"    fr.pc = {pc + 1}", "    st.stack.extend(reversed(_s.frames))"]
-        return ["try:", f"    {result} = {name}(st, {{{args}}}, {secret})",
-                f"except {suspend} as _s:"] + stop + ["    raise"] + tail
+            stop = [f"    fr.pc = {pc + 1}", f"    st.stack.extend(reversed({result}))", "    return"]
+        return [f"{result} = {name}(st, {{{args}}}, {secret})",
+                f"if {result}.__class__ is {source.fresh('Suspended', Suspended)}:"] + self._stop_lines() + stop + tail
 
     def _quiet_assign(self, stmt, scope, pc, pad, lines, pcs) -> int:
         """`target = procedure(...)`: the call (instruction pc), then the store of
@@ -447,6 +446,7 @@ class Compiler:
         without one. Its lines stand for the instructions of the key's program as
         `_lines` counts them (block checks the count as it compiles)."""
         lines, pcs = [], []
+        self._suspends, self._loops = False, []
         self._body(body, scope, 0, 0, lines, pcs)
         source = self._source()
         nothing = source.fresh("nothing", NOTHING)
@@ -992,7 +992,7 @@ class NotStraight(Exception):
 def _direct_turn(decide, key, game, functions):
     """A turn's instruction for the sampled run: a chosen action that is quiet
     (compile.py's plan_quiet) runs as a function, not a frame pushed for the run
-    loop; its frame is made only when it stops at a decision (Suspend), and its end
+    loop; its frame is made only when it stops at a decision (Suspended), and its end
     checks run where its frame's end would run them. Anything else: `decide`."""
     def direct(st, fr):
         env = fr.env
@@ -1007,10 +1007,9 @@ def _direct_turn(decide, key, game, functions):
         action = game.actions[name]
         st.fired[action.key] = st.fired.get(action.key, 0) + 1
         local = {"player": env[key][0], action.var: bound} if action.var else {"player": env[key][0]}
-        try:
-            functions[name](st, local, fr.secret or bool(env.get("$secret")))
-        except Suspend as stop:
-            st.stack.extend(reversed(stop.frames))
+        result = functions[name](st, local, fr.secret or bool(env.get("$secret")))
+        if result.__class__ is Suspended:
+            st.stack.extend(reversed(result))
             return
         checks = game.programs[action.key].exit_checks
         if checks and not st.staged and not st.over and at_boundary(game.programs, st.stack):

@@ -418,14 +418,12 @@ def _failing_quiet(error):
     return found
 
 
-class Suspend(Exception):
-    """Straight-line code stopped at a decision inside quiet procedures (compile.py):
-    `frames` are theirs, the innermost first, each at the instruction to go on from,
-    as the per-statement run would have them on the stack."""
-
-    def __init__(self, frames: list):
-        super().__init__()
-        self.frames = frames
+class Suspended(list):
+    """What a quiet procedure's function (compile.py) returns when it stopped at a
+    decision: the frames of the quiet procedures it was in, the innermost first,
+    each at the instruction to go on from, as the per-statement run would have them
+    on the stack. No rule value is of this class."""
+    __slots__ = ()
 
 
 def straight_look(st, steps: int) -> None:
@@ -449,6 +447,8 @@ def quiet_exit(fn, checks):
     check (Program.exit_checks), checked where the frame's end would check them."""
     def call(st, env, secret):
         result = fn(st, env, secret)
+        if result.__class__ is Suspended:   # its frame is not over
+            return result
         if not st.staged and not st.over and _at_boundary(st.game.programs, st.stack):
             _check_end(st, checks, None)
             if st.over:
