@@ -61,6 +61,10 @@ def playout_block(new_state, seconds, first_seed):
             options = state.legal_actions()
             state.apply(options[rng.randrange(len(options))])
             decisions += 1
+            # a game random seats cannot end (Siena's long variant) stops at the time
+            # too: its decisions count, the game does not
+            if not decisions & 1023 and time.process_time() - start >= seconds:
+                return games, decisions, time.process_time() - start
         games += 1
         seed += 1
     return games, decisions, time.process_time() - start
