@@ -232,16 +232,23 @@ class ExpressionSource:
         self.has_env = False
         try:
             if var is None:
-                source = "[None]" if when is None else f"([None] if {self.source(when, scope)} else [])"
+                test = self.source(when, scope) if when is not None else None
+                source = "[None]" if when is None else f"([None] if {test} else [])"
+                parts = (player, None, test)
             else:
                 walk = self.walk(items, scope)
                 self.locals[var] = value = self.fresh("v")
                 cond = f" if {self.source(when, scope | {var})}" if when is not None else ""
                 source = f"[{value} {walk.format(value)}{cond}]"
+                parts = (player, value, f"{walk.format(value)}{cond}")
         finally:
             self.locals, self.has_env = saved, True
         code = compile(f"lambda st, {player}: {source}", f"<rulespec candidates {self.counter}>", "eval")
-        return eval(code, self.ns)  # noqa: S307 — source built only from generated identifiers
+        found = eval(code, self.ns)  # noqa: S307 — source built only from generated identifiers
+        # its source, for compile.py's turn_options to fuse a turn's actions into one function:
+        # (player name, value name or None, `for ... if ...` tail or the `when` test or None)
+        found.parts = parts
+        return found
 
     def const(self, value) -> str:
         key = (type(value).__name__, repr(value))

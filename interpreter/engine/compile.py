@@ -878,6 +878,7 @@ class Compiler:
         game = self.game
         where = (self.file, *(self.mark(node.line, node.col) if self.mark else (node.line, node.col)))
         fallback, end = [0] if node.orelse else None, [0]
+        lister, namers = [None], {}     # Game.turn_options, made once actions are compiled; namer per n
 
         def decide(st, fr):
             env = fr.env
@@ -900,17 +901,24 @@ class Compiler:
             if acted and not until_done:
                 del env[key]
                 return
-            values, labels = game.options_for(st, p, actions)
+            options = lister[0]
+            if options is None:
+                options = lister[0] = game.turn_options(actions)
+            values, labels = options(st, p)
             if until_done:
                 values.append("done")
-                labels.append("done")
+                if labels is not None:
+                    labels.append("done")
             if not values:
                 del env[key]
                 skip_turn(st, p, where, fallback is not None)
                 if fallback is not None:
                     fr.pc = fallback[0]
                 return
-            value = ask(st, fr, p, values, labels, "action", game.table(st.n).name_options)
+            namer = namers.get(st.n)
+            if namer is None:
+                namer = namers[st.n] = game.table(st.n).name_options
+            value = ask(st, fr, p, values, labels, "action", namer, fresh=True)
             if value is not NOTHING:
                 env[IN] = value
                 fr.pc -= 1

@@ -213,11 +213,13 @@ def unique_labels(labels: list[str]) -> list[str]:
     return out
 
 
-def ask(st, fr, player, values, labels=None, kind="one", namer=None):
+def ask(st, fr, player, values, labels=None, kind="one", namer=None, fresh=False):
     """Offer `values` to `player`. Returns the value at once when there is no real
     choice (one option, unless the state asks forced decisions too); otherwise
-    suspends and returns NOTHING. labels: None (each value displayed, when first
-    asked), or one per value, None where `namer` makes it when first asked."""
+    suspends and returns NOTHING. labels: None (each value displayed when first
+    asked, or all made by `namer`), or one per value, None where `namer` makes it
+    when first asked. fresh: `values` is a new list nobody else holds (the
+    decision keeps it; otherwise it keeps a copy)."""
     size = len(values)
     if not size:
         raise RuleError("there is nothing to choose from")
@@ -226,7 +228,8 @@ def ask(st, fr, player, values, labels=None, kind="one", namer=None):
         raise LimitError(f"a decision of {size:,} options, over the limit of "
                         f"{game.bounds.size:,} (limits: size)")
     if labels is None:
-        namer = game.table(st.n).display_options
+        if namer is None:
+            namer = game.table(st.n).display_options
     elif namer is None:
         labels = unique_labels(labels)
     if size == 1 and not st.ask_forced:
@@ -238,7 +241,7 @@ def ask(st, fr, player, values, labels=None, kind="one", namer=None):
                  on=[int(player), bool(secret), _zones_of(st, values[0])])   # for redact_change
         return values[0]
     fr.pc = pc = fr.pc - 1
-    st.pending = Decision(int(player), labels, list(values), kind,
+    st.pending = Decision(int(player), labels, values if fresh else list(values), kind,
                           fr.secret or bool(fr.env.get("$secret")), game.programs[fr.proc].lines[pc], namer)
     return NOTHING
 

@@ -48,6 +48,11 @@ class Action:
             values.append((name, value))
             labels.append(self._label(st, env, value))
 
+    def label_of(self, st, player, value) -> str:
+        """The label of option `value` for `player`, made now from `st`."""
+        env = {"player": player, self.var: value} if self.var else {"player": player}
+        return self._label(st, env, value)
+
     def stateless_label_of(self, table, player, value) -> str:
         """The label of option `value`, made from `table` (a StaticTable: no state)."""
         env = {"player": player, self.var: value} if self.var else {"player": player}
@@ -122,7 +127,11 @@ class StaticTable:
         labels = decision.given_labels()
         for i, label in enumerate(labels):
             if label is None:
-                name, value = decision.values[i]
+                choice = decision.values[i]
+                if choice == "done":    # `until done`: given as None when every label is
+                    labels[i] = "done"
+                    continue
+                name, value = choice
                 labels[i] = actions[name].stateless_label_of(self, player, value)
         return labels
 
@@ -456,6 +465,76 @@ class Game:
             except Exception as e:   # noqa: BLE001 — said in words, at the failing part
                 raise self.actions[name].fault(e, st, player) from None
         return values, labels
+
+    def turn_options(self, action_names):
+        """options(st, player) -> (values, labels) for a `turn` of `action_names`: what
+        options_for gives, in the same order, but labels None where every label is
+        stateless (StaticTable.name_options makes them when read), and None for
+        each stateless one in a list. When every action's candidates are generated
+        (codegen.candidates) they are fused into one generated function: one call,
+        no list per action; an error in it is said by options_for, at the failing
+        action, as without fusing. Otherwise options_for itself."""
+        names = list(action_names)
+        fns = [self.actions[name].candidates for name in names]
+        if not names or any(getattr(fn, "parts", None) is None or fn.__globals__ is not fns[0].__globals__
+                            for fn in fns):
+            return lambda st, player: self.options_for(st, player, names)
+        fused = self._fused(names)
+        actions = self.actions
+
+        def options(st, player):
+            try:
+                values, stateful = fused(st, player)
+                labels = None
+                for at, name, found in stateful:   # labels that read the state: made now
+                    if found:
+                        if labels is None:
+                            labels = [None] * len(values)
+                        label_of = actions[name].label_of
+                        for value in found:
+                            labels[at] = label_of(st, player, value)
+                            at += 1
+            except Exception:   # noqa: BLE001 — options_for says it, at the failing action
+                self.options_for(st, player, names)
+                raise
+            return values, labels
+        return options
+
+    def _fused(self, names):
+        """One generated function f(st, player) -> ([(action, value), ...], stateful)
+        for the actions `names` (generated candidates), in their order; stateful:
+        (index of its first option, action, its values) for each action whose label
+        reads the state."""
+        players, lines, run, marks = [], [], [], []
+        for name in names:
+            action = self.actions[name]
+            player, value, tail = action.candidates.parts
+            players.append(player)
+            if value is not None:
+                found = f"[{value} {tail}]"
+                pairs = f"*[({name!r}, {value}) {tail}]"
+            elif tail is not None:
+                found = f"([None] if {tail} else [])"
+                pairs = f"*((({name!r}, None),) if {tail} else ())"
+            else:
+                found, pairs = "[None]", f"({name!r}, None)"
+            if action.stateless_label:
+                run.append(pairs)
+                continue
+            mark = f"_turn_found{len(marks)}"
+            lines += [f"_turn_values += [{', '.join(run)}]"] * bool(run) + [f"{mark} = {found}",
+                      f"_turn_at{len(marks)} = len(_turn_values)",
+                      f"_turn_values += [({name!r}, _turn_v) for _turn_v in {mark}]"]
+            marks.append(f"(_turn_at{len(marks)}, {name!r}, {mark})")
+            run = []
+        lines.append(f"_turn_values += [{', '.join(run)}]")
+        body = "\n    ".join([f"{' = '.join(players)} = _turn_player", "_turn_values = []", *lines,
+                               f"return _turn_values, ({''.join(m + ', ' for m in marks)})"])
+        source = f"def _turn_options(st, _turn_player):\n    {body}\n"
+        local = {}
+        exec(compile(source, f"<rulespec turn options {' '.join(names)}>", "exec"),  # noqa: S102 — generated names only
+             self.actions[names[0]].candidates.__globals__, local)
+        return local["_turn_options"]
 
     def seat_name(self, seat: int) -> str:
         return self.player_names[seat] if seat < len(self.player_names) else f"P{seat + 1}"
