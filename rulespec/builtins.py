@@ -28,6 +28,8 @@ SIGNATURES = {
     "rotate": (2, 2, "the list turned so that it starts at the given item"),
     "unique": (1, 1, "the list without repeats, first occurrences kept"),
     "occurrences": (2, 2, "how many times an item occurs in a list"),
+    "tally": (1, 1, "a map from each item of a list to how many times it occurs, "
+                    "keys in the order first seen"),
     "keys": (1, 1, "the keys of a map, in order"),
     "get": (2, 3, "value of a key in a map, or a default"),
     "with_key": (3, 3, "the map with key set to value"),
@@ -44,6 +46,8 @@ SIGNATURES = {
     "kind": (1, 1, "a card's kind"),
     "has": (2, 2, "true when the zone holds a card with that name"),
     "find": (2, 2, "the first card in the zone with that name (none when absent)"),
+    "one_of_each": (1, 1, "the first card of each name in a zone (top first) or a list of cards, "
+                          "in the order first seen"),
     "named": (1, 1, "every card with that name, wherever it is"),
     "where": (1, 1, "the zone a card is in"),
     "owner": (1, 1, "the seat a player zone belongs to (none for a shared zone)"),
@@ -65,6 +69,9 @@ SIGNATURES = {
     "colour_zone": (2, 2, "the cells of the same colour joined to this hex cell"),
     "colour_zones": (2, 2, "every same-colour zone of a colour on a hex board"),
     "connected": (2, 2, "true when the given nodes form one group joined by the board's edges"),
+    "node_boundary": (2, 2, "the nodes joined to any of the given nodes and not among them, "
+                            "first seen first (the given nodes in order, each one's neighbours "
+                            "in board order)"),
     # messages
     "log": (1, 1, "write a line to the game log"),
     # boards joined during play

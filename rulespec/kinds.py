@@ -281,6 +281,7 @@ BUILTINS = {
     "index_of": ((ITEMS, None), _fixed(or_none(NUMBER))),
     "rotate": ((ITEMS, None), _same_list),
     "occurrences": ((ITEMS, None), _fixed(NUMBER)),
+    "tally": ((ITEMS,), lambda a, kw: map_of(_item(a[0]), NUMBER)),
     "flatten": ((ITEMS,), lambda a, kw: list_of(_item(_item(a[0])))),
     "random_of": ((ITEMS,), lambda a, kw: _item(a[0])),
     "keys": ((map_of(ANY, ANY),), lambda a, kw: list_of(a[0].key or NOTHING if a[0].base == "map" else ANY)),
@@ -292,6 +293,7 @@ BUILTINS = {
     "cards": ((ZONE,), _fixed(list_of(CARD))), "top": ((ZONE,), _fixed(or_none(CARD))),
     "name": ((CARD,), _fixed(TEXT)), "kind": ((CARD,), _fixed(TEXT)),
     "has": ((ZONE, TEXT), _fixed(BOOL)), "find": ((ZONE, TEXT), _fixed(or_none(CARD))),
+    "one_of_each": ((ITEMS,), _fixed(list_of(CARD))),
     "named": ((TEXT,), _fixed(list_of(CARD))), "where": ((CARD,), _fixed(ZONE)),
     "owner": ((ZONE,), _fixed(or_none(SEAT))),
     "shuffle": ((ZONE,), _fixed(NONE)), "draw": ((ZONE, ZONE, NUMBER), _fixed(list_of(CARD))),
@@ -307,6 +309,7 @@ BUILTINS = {
     "colour_zone": ((None, CELL), _fixed(list_of(CELL))),
     "colour_zones": ((None, TEXT), _fixed(list_of(list_of(CELL)))),
     "connected": ((None, ITEMS), _fixed(BOOL)),
+    "node_boundary": ((None, ITEMS), _fixed(list_of(CELL))),
     "log": ((None,), _fixed(NONE)),
     "hex_layout": ((ITEMS,), _fixed(map_of(CELL, LAYOUT_CELL))),
 }

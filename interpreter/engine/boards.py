@@ -263,6 +263,27 @@ class Board:
                     out.append(list(zone))
         return out
 
+    def node_boundary(self, cells, members=None) -> list[str]:
+        """The nodes joined to any of `cells` (either direction, as `neighbours`)
+        and not among them: networkx's `node_boundary`, in a fixed order. A node
+        comes where it is first seen, taking `cells` in their order and each one's
+        neighbours in board order; a cell not on the board has none.
+
+        cells: a list of nodes (or a map's keys); members: what "among them"
+        asks of (`cells` itself when it is a set or map, else a set made of it).
+        Reads the adjacency lists only: the frontier of a growing set of cells is
+        asked for at every turn of some games. Raises TypeError for a cell that
+        cannot be a node (a list or map)."""
+        nbrs = self._nbrs
+        if members is None:
+            members = set(cells)
+        out: dict[str, None] = {}
+        for cell in cells:
+            for other in nbrs.get(cell, ()):
+                if other not in members:
+                    out[other] = None
+        return list(out)
+
     def connected(self, cells) -> bool:
         """True when the cells form one group joined by the board's edges (either way)."""
         members = {c for c in cells if c in self.order}

@@ -318,6 +318,29 @@ _CALLED: dict[int, tuple[dict, dict]] = {}     # id(game.cards) -> (game.cards, 
 _NONE = frozenset()
 
 
+def one_of_each(st, xs):
+    """one_of_each(zone): the first card of each name in a zone (top first) or a
+    list of cards, in the order first seen: what `[find(zone, n) for n in
+    unique([name(c) for c in zone])]` gives, in one walk. Cards of one name are
+    alike in most games, so an offer of "which card?" lists each name once.
+
+    Returns a new list of cards; the cards walked are metered (_items). Raises
+    RuleError, in name()'s words, for an item that is not a card.
+    """
+    cards, first = st.game.cards, {}
+    for c in _items(st, xs):
+        try:
+            attrs = cards.get(c)
+        except TypeError:       # a list or a map
+            attrs = None
+        if attrs is None:
+            raise RuleError(f"{display(c)} is not a card")    # (_card's words)
+        n = attrs["name"]
+        if n not in first:
+            first[n] = c
+    return list(first.values())
+
+
 def named(st, name):
     return list(st.game.cards_by_name.get(name, []))
 
@@ -569,6 +592,54 @@ def flatten(st, xs):
     return out
 
 
+def node_boundary(st, board, cells):
+    """node_boundary(board, cells): the nodes joined to any of `cells` (either
+    direction) and not among them, as networkx's node_boundary, in a fixed order:
+    first seen, taking `cells` in their order and each one's neighbours in the
+    board's order. It is what `[c for c in unique(flatten([neighbours(board, x)
+    for x in cells])) if c not in cells]` gives, without the lists between: the
+    open frontier of a growing area (the empty cells next to the covered ones).
+
+    board: a board's name or a layout (hex_layout); cells: a list of nodes or a
+    map whose keys are nodes (a cell not on the board has no neighbours).
+    Returns a new list of nodes. The cells and the nodes returned are metered
+    (_items). Raises RuleError for a cell that cannot be a node (a list, a map).
+    """
+    items, graph = _items(st, cells), _board(st, board)     # the cells walked are metered
+    try:
+        out = graph.node_boundary(items, cells if cells.__class__ is dict else None)
+    except TypeError:
+        bad = next(x for x in items if isinstance(x, (list, dict)))
+        raise RuleError(f"node_boundary: the cells are a board's nodes, not {display(bad)}") from None
+    m = st.game.meter
+    m[0] = walked = m[0] + len(out)
+    if walked > m[1]:
+        meter_check(m)
+    return out
+
+
+def tally(st, xs):
+    """tally(xs): how many times each item occurs in a list (a zone's cards, a
+    map's keys), as a map item -> count, keys in the order first seen:
+    tally(xs)[x] == occurrences(xs, x) for each x of xs, and keys(tally(xs)) ==
+    unique(xs). Counting once beats asking occurrences per value: e.g. a hand's
+    cards by colour, tally([c.colour for c in hand]), read for every colour.
+
+    Returns a new map; the items are metered (_items). Raises RuleError for an
+    item that cannot be a key (a list or a map).
+    """
+    items, counts = _items(st, xs), {}
+    get = counts.get
+    try:
+        for x in items:
+            counts[x] = get(x, 0) + 1
+    except TypeError:
+        bad = next(x for x in items if isinstance(x, (list, dict)))
+        raise RuleError(f"tally: the items are counted as map keys, so none can be a list or "
+                        f"a map, not {display(bad)}") from None
+    return counts
+
+
 def next_node(st, board, node):
     succ = _board(st, board).successors(node)
     return succ[0] if succ else None
@@ -596,7 +667,7 @@ FUNCTIONS = {
     "index_of": index_of,
     "reverse": reverse,
     "rotate": rotate, "unique": unique,
-    "occurrences": occurrences,
+    "occurrences": occurrences, "tally": tally,
     "keys": lambda st, m: list(m),
     "get": get, "with_key": with_key,
     "text": text,
@@ -605,7 +676,7 @@ FUNCTIONS = {
     "cards": lambda st, z: list(st.zones[z]),
     "top": top,
     "name": name, "kind": kind,     # (codegen inlines their usual case too)
-    "has": has, "find": find, "named": named, "where": where, "owner": owner,
+    "has": has, "find": find, "one_of_each": one_of_each, "named": named, "where": where, "owner": owner,
     "shuffle": shuffle, "draw": draw, "move": move, "move_bottom": move_bottom,
     "roll": roll, "random_of": random_of,
     "nodes": lambda st, b: _board(st, b).nodes(),
@@ -617,6 +688,7 @@ FUNCTIONS = {
     "colour_zone": lambda st, b, cell: _board(st, b).colour_zone(cell),
     "colour_zones": lambda st, b, colour: _board(st, b).colour_zones(colour),
     "connected": lambda st, b, cells: _board(st, b).connected(_items(st, cells)),
+    "node_boundary": node_boundary,
     "log": log,
     "hex_layout": hex_layout, "flatten": flatten,
 }
