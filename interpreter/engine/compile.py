@@ -507,10 +507,20 @@ class Compiler:
         eager = {k: self.expr(v, scope) for k, v in kwargs.items() if k not in LAZY}
         lazy = {k: self.expr(v, scope | {"it"}) for k, v in kwargs.items() if k in LAZY}
 
+        if len(args) == 1:      # sort(xs, by=...), max(xs, by=...): the usual call
+            a0 = args[0]
+
+            def call_one(st, env):
+                kw = {k: f(st, env) for k, f in eager.items()} if eager else {}
+                for k, f in lazy.items():
+                    kw[k] = _by_item(st, env, f)
+                return fn(st, a0(st, env), **kw)
+            return call_one
+
         def call(st, env):
             kw = {k: f(st, env) for k, f in eager.items()}
             for k, f in lazy.items():
-                kw[k] = lambda item, f=f: _key(f(st, {**env, "it": item}))
+                kw[k] = _by_item(st, env, f)
             return fn(st, *[a(st, env) for a in args], **kw)
         return call
 
@@ -1083,8 +1093,25 @@ def _next_bidder(state):
     return None
 
 
+def _by_item(st, env, f):
+    """A lazy keyword's key function: f evaluated with `it` bound to the item. One
+    copy of env serves every item, `it` rebound each time, as a comprehension binds
+    its variable (the builtin calls the key at once, item after item)."""
+    local = dict(env)
+
+    def key(item):
+        local["it"] = item
+        return _key(f(st, local))
+    return key
+
+
+_PLAIN_KEYS = frozenset({int, str, float, bool, Seat})    # key (1, v): neither none nor a list
+
+
 def _key(value):
     """Sort keys: lists compare item by item; none sorts first."""
+    if value.__class__ is list:     # (a list's plain items without a call each)
+        return tuple([(1, v) if v.__class__ in _PLAIN_KEYS else _key(v) for v in value])
     if isinstance(value, list):
         return tuple(_key(v) for v in value)
     return (0, 0) if value is None else (1, value)

@@ -127,19 +127,37 @@ def _extreme(pick, st, args, by):
 
 
 def max_(st, *args, by=None):
-    if len(args) == 2 and by is None:   # max(a, b): the usual case, without a list
-        a, b = args
-        if a is not None and b is not None:
-            return max(a, b)
+    if by is None:
+        if len(args) == 2:      # max(a, b): the usual case, without a list
+            a, b = args
+            if a is not None and b is not None:
+                return max(a, b)
+        elif len(args) == 1 and args[0].__class__ is list:     # max(list): _extreme inline
+            return _list_extreme(max, st, args[0])
     return _extreme(max, st, args, by)
 
 
 def min_(st, *args, by=None):
-    if len(args) == 2 and by is None:
-        a, b = args
-        if a is not None and b is not None:
-            return min(a, b)
+    if by is None:
+        if len(args) == 2:
+            a, b = args
+            if a is not None and b is not None:
+                return min(a, b)
+        elif len(args) == 1 and args[0].__class__ is list:
+            return _list_extreme(min, st, args[0])
     return _extreme(min, st, args, by)
+
+
+def _list_extreme(pick, st, xs: list):
+    """max or min of a list without `by`, as _extreme gives it: the items metered
+    (_items inline), none left out, none for an empty list."""
+    m = st.game.meter
+    m[0] = walked = m[0] + len(xs)
+    if walked > m[1]:
+        meter_check(m)
+    if None in xs:
+        xs = [i for i in xs if i is not None]
+    return pick(xs) if xs else None
 
 
 def all_(st, xs):
@@ -167,6 +185,12 @@ def sort(st, xs, by=None, descending=False):
 
 
 def first(st, xs):
+    if xs.__class__ is list:    # _items inline: metered, no copy (a list reveals nothing)
+        m = st.game.meter
+        m[0] = walked = m[0] + len(xs)
+        if walked > m[1]:
+            meter_check(m)
+        return xs[0] if xs else None
     if st.explicit is not None and isinstance(xs, Zone):
         chance.reveal(st, xs, 0)
     items = _items(st, xs)
@@ -174,6 +198,12 @@ def first(st, xs):
 
 
 def last(st, xs):
+    if xs.__class__ is list:
+        m = st.game.meter
+        m[0] = walked = m[0] + len(xs)
+        if walked > m[1]:
+            meter_check(m)
+        return xs[-1] if xs else None
     if st.explicit is not None and isinstance(xs, Zone):
         chance.reveal(st, xs, -1)
     items = _items(st, xs)
@@ -201,6 +231,12 @@ def remove(st, xs, x):
 
 
 def index_of(st, xs, x):
+    if xs.__class__ is list:    # _items inline: metered, no copy
+        m = st.game.meter
+        m[0] = walked = m[0] + len(xs)
+        if walked > m[1]:
+            meter_check(m)
+        return xs.index(x) if x in xs else None
     if st.explicit is not None and isinstance(xs, Zone):
         chance.reveal_from_top(st, xs, x)
     items = _items(st, xs)
@@ -284,7 +320,11 @@ def kind(st, c):
 
 
 def text(st, x):
-    return x if x.__class__ is str else display(x, st.game.player_names)
+    if x.__class__ is str:
+        return x
+    if x.__class__ is int:     # display's answer for a number (not a Seat, not a bool)
+        return str(x)
+    return display(x, st.game.player_names)
 
 
 def has(st, zone, name):
@@ -361,12 +401,17 @@ def shuffle(st, zone):
         rig.shuffle(st, zone)
     if st.explicit is not None:
         chance.shuffled(st, zone)
-    st.chance("shuffle", zone, list(st.zones[zone]))
+    if st.events is not None:   # (st.chance's own test: the deck's copy only for a log)
+        st.chance("shuffle", zone, list(st.zones[zone]))
 
 
 def draw(st, src, dst, n=1):
     if isinstance(n, int) and n > st.game.bounds.size:   # a reshuffling deck never runs out
         raise too_big("a draw of", n, st.game.bounds.size, "size")
+    if n.__class__ is int and 0 < n <= len(st.zones[src]) and dst.__class__ is Zone:
+        drawn = _draw_at_once(st, src, dst, n)
+        if drawn is not None:
+            return drawn
     drawn = []
     zone = dst if dst.__class__ is Zone else None   # move's fast path wants a zone
     for _ in range(n):
@@ -389,15 +434,43 @@ def draw(st, src, dst, n=1):
     return drawn
 
 
+def _draw_at_once(st, src, dst, n):
+    """The top n cards of src (it holds them: no reshuffle) onto dst in one slice,
+    as n moves of one card leave them (the last drawn on top), or None when a
+    card-by-card draw must do it: a rigged or explicit-chance game, a scenario
+    step (its moves are checked), the same zone, or a zone limit the draw would
+    pass (the moves say where it is passed)."""
+    if st.rig or st.explicit is not None or src == dst or (
+            st.stack and st.stack[-1].proc not in _NOT_SCENARIO):
+        return None
+    zones = st.zones
+    held, target = zones[src], zones[dst]
+    limits = st.game.limits
+    if limits:
+        limit = _limit(limits, dst)
+        if limit is not None and len(target) + n > limit:
+            return None
+    drawn = held[:n]
+    del held[:n]
+    drawn.reverse()
+    target[0:0] = drawn
+    drawn.reverse()
+    loc = st.loc
+    for c in drawn:
+        loc[c] = dst
+    return drawn
+
+
 def _same_owner(zone, base):
     seat = Zone(zone).seat
     return Zone(base if seat is None else f"{base}@{seat}")
 
 
 def _put(st, cards, zone, at_end):
-    zones, loc, known = st.zones, st.loc, st.game.cards
-    target, limit = zones[zone], _limit(st.game.limits, zone)
-    for c in _many(cards):
+    zones, loc, game = st.zones, st.loc, st.game
+    known, limits = game.cards, game.limits
+    target, limit = zones[zone], _limit(limits, zone) if limits else None
+    for c in (cards if cards.__class__ is list else _many(cards)):
         if c not in known:
             _card(st, c)    # says what is wrong
         zones[loc[c]].remove(c)
@@ -430,7 +503,8 @@ def move(st, cards, zone, out_of=None):
     if cards.__class__ is str and zone.__class__ is Zone:   # one card: the usual case
         _move_one(st, cards, zone, False, out_of)
         return
-    _taken(st, cards, out_of)
+    if out_of is not None or st.stack and st.stack[-1].proc not in _NOT_SCENARIO:
+        _taken(st, cards, out_of)   # (nothing to check otherwise: _taken's test inline)
     if st.explicit is not None:
         chance.taking(st, cards)
     _put(st, cards[::-1] if isinstance(cards, list) else [cards], zone, at_end=False)
@@ -440,7 +514,8 @@ def move_bottom(st, cards, zone, out_of=None):
     if cards.__class__ is str and zone.__class__ is Zone:
         _move_one(st, cards, zone, True, out_of)
         return
-    _taken(st, cards, out_of)
+    if out_of is not None or st.stack and st.stack[-1].proc not in _NOT_SCENARIO:
+        _taken(st, cards, out_of)   # (nothing to check otherwise: _taken's test inline)
     if st.explicit is not None:
         chance.taking(st, cards)
     _put(st, cards, zone, at_end=True)
@@ -522,7 +597,8 @@ def roll(st, sides):
         value = rig.roll(st, sides, value + 1) - 1
     if st.explicit is not None:
         value = chance.roll(st, sides) - 1
-    st.chance("roll", sides, value + 1)
+    if st.events is not None:
+        st.chance("roll", sides, value + 1)
     return value + 1
 
 
@@ -535,7 +611,8 @@ def random_of(st, xs):
         i = rig.pick(st, [display(x, st.game.player_names) for x in items], i)
     if st.explicit is not None:
         i = chance.pick(st, [display(x, st.game.player_names) for x in items])
-    st.chance("pick", len(items), i)
+    if st.events is not None:
+        st.chance("pick", len(items), i)
     return items[i]
 
 

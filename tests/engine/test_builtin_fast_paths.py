@@ -61,6 +61,10 @@ def test_list_builtins_meter_and_answer_as_through_items(game):
         F.all_: lambda st, xs: all(F._items(st, xs)),
         F.any_: lambda st, xs: any(F._items(st, xs)),
         F.append: lambda st, xs, x: F._sized(st, F._items(st, xs) + [x]),
+        F.first: lambda st, xs: (lambda items: items[0] if items else None)(F._items(st, xs)),
+        F.last: lambda st, xs: (lambda items: items[-1] if items else None)(F._items(st, xs)),
+        F.index_of: lambda st, xs, x: (lambda items: items.index(x) if x in items else None)(
+            F._items(st, xs)),
     }
     values = [[], [0], [1, 1, 2], [True, 0, None], [[1], [1]], {"a": 1, "b": 0},
               Zone("display"), Zone("hand@1"), 7]
@@ -68,7 +72,7 @@ def test_list_builtins_meter_and_answer_as_through_items(game):
         values.append([rnd.randrange(4) for _ in range(rnd.randrange(12))])
     for fast, slow in general.items():
         for x in values:
-            args = (x, 1) if fast in (F.occurrences, F.append) else (x,)
+            args = (x, 1) if fast in (F.occurrences, F.append, F.index_of) else (x,)
             assert metered(st, fast, *args) == metered(st, slow, *args), (fast, x)
 
 
@@ -107,7 +111,8 @@ def reference_extreme(pick, st, args, by):
 def test_max_min_and_range_as_before(game):
     st = game.new_state(2, seed=1)
     cases = [(1, 2), (2, 1), (None, 3), (3, None), (None, None), ([4, None, 7],), ([],),
-             ([None],), (1, 2, 3), ([2, 5, 5],), (1, "a"), ("b", "a")]
+             ([None],), (1, 2, 3), ([2, 5, 5],), (1, "a"), ("b", "a"), ([1, "a"],), ([[2], [1, 3]],),
+             ([Seat(2), Seat(0)],), ({"a": 1, "b": 2},), (Zone("display"),), (7,)]
     for args in cases:
         for fast, pick in ((F.max_, max), (F.min_, min)):
             assert metered(st, fast, *args) == metered(
@@ -144,3 +149,43 @@ def test_name_kind_and_text_as_before(game):
         for fast, field in ((F.name, "name"), (F.kind, "kind")):
             assert metered(st, fast, x) == metered(st, lambda st, c, f=field: F._card(st, c)[f], x)
         assert metered(st, F.text, x) == metered(st, lambda st, v: display(v, game.player_names), x)
+
+
+def test_drawing_several_cards_at_once_as_one_by_one(game):
+    """draw(src, dst, n) moves the top n in one slice where nothing can differ:
+    the zones, locations and the cards returned are those of n single draws."""
+    def one_by_one(st, src, dst, n):
+        drawn = []
+        for _ in range(n):
+            card = st.zones[src][0]
+            F._move_one(st, card, dst, False)
+            drawn.append(card)
+        return drawn
+    for n in (1, 2, 5, 7):     # (the display holds 8)
+        fast, slow = game.new_state(3, seed=n), game.new_state(3, seed=n)
+        src, dst = Zone("tile_box"), Zone("display")
+        F.draw(fast, src, dst, 1)   # a first move tells that the running rule is no scenario step
+        one_by_one(slow, src, dst, 1)
+        assert F._draw_at_once(fast.clone(), src, dst, n) is not None     # (the fast path runs)
+        assert F.draw(fast, src, dst, n) == one_by_one(slow, src, dst, n)
+        assert fast.zones == slow.zones and fast.loc == slow.loc
+    st = game.new_state(3, seed=1)
+    F.draw(st, Zone("neutral_stacks"), Zone("display"), 8)
+    with pytest.raises(RuleError, match="zone display would hold 9 cards, over its limit of 8"):
+        F.draw(st, Zone("neutral_stacks"), Zone("display"), 1)
+    before = list(st.zones[Zone("neutral_stacks")])
+    F.draw(st, Zone("neutral_stacks"), Zone("neutral_stacks"), 3)    # onto itself: no change
+    assert st.zones[Zone("neutral_stacks")] == before
+
+
+def test_sort_keys_as_item_by_item():
+    """compile._key's plain items without a call each: the keys the general form made."""
+    from interpreter.engine.compile import _key
+
+    def general(value):
+        if isinstance(value, list):
+            return tuple(general(v) for v in value)
+        return (0, 0) if value is None else (1, value)
+    for value in ([3, None, "a"], [[1, None], 2], [Seat(1), True, 2.5, Zone("display")], [], 4, None,
+                  [[[]]], ["x", [None, [1]]]):
+        assert _key(value) == general(value)
