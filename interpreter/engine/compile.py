@@ -934,7 +934,7 @@ class Compiler:
                 fr.pc -= 1
         pc = self.emit(node, decide)
         if self.straight_lines is not None:
-            self.program.swaps[pc] = _direct_turn(decide, key, game, self.action_functions)
+            self.program.swaps[pc] = _direct_turn(decide, key, game, self.action_functions, until_done)
         if fallback is not None:
             self.emit(node, self.jump_to(end), writes=False)
             fallback[0] = self.here()
@@ -1007,11 +1007,14 @@ class NotStraight(Exception):
     """A statement the straight-line compiler does not write."""
 
 
-def _direct_turn(decide, key, game, functions):
+def _direct_turn(decide, key, game, functions, until_done):
     """A turn's instruction for the sampled run: a chosen action that is quiet
     (compile.py's plan_quiet) runs as a function, not a frame pushed for the run
     loop; its frame is made only when it stops at a decision (Suspended), and its end
-    checks run where its frame's end would run them. Anything else: `decide`."""
+    checks run where its frame's end would run them. A turn of one action then ends
+    here, as `decide` would end it when come back to (the end checks after this
+    instruction run once, on the same state, where they ran twice). Anything
+    else: `decide`."""
     def direct(st, fr):
         env = fr.env
         choice = env.get(IN)
@@ -1019,19 +1022,39 @@ def _direct_turn(decide, key, game, functions):
             decide(st, fr)
             return
         del env[IN]
-        env[key] = [env[key][0], True]   # a new list: clones share frame values
         name, bound = choice
-        fr.pc -= 1   # come back here when the action is over
+        player = env[key][0]
+        if until_done:
+            env[key] = [player, True]   # a new list: clones share frame values
+            fr.pc -= 1   # come back here when the action is over
         action = game.actions[name]
         st.fired[action.key] = st.fired.get(action.key, 0) + 1
-        local = {"player": env[key][0], action.var: bound} if action.var else {"player": env[key][0]}
+        local = {"player": player, action.var: bound} if action.var else {"player": player}
         result = functions[name](st, local, fr.secret or bool(env.get("$secret")))
         if result.__class__ is Suspended:
+            if not until_done:   # come back to end the turn when the action is over
+                env[key] = [player, True]
+                fr.pc -= 1
             st.stack.extend(reversed(result))
             return
+        if not until_done:
+            del env[key]
         checks = game.programs[action.key].exit_checks
         if checks and not st.staged and not st.over and at_boundary(game.programs, st.stack):
             check_end(st, checks, None)
+        if until_done and not st.over and st.stack[-1] is fr and unchecked(fr):
+            fr.pc += 1   # the turn goes on here, as the run loop would run it next
+            decide(st, fr)
+
+    known = []      # one instruction's fact, found once the game's end checks are planned
+
+    def unchecked(fr):
+        """No end condition is checked after this instruction: nothing can end the
+        game between the action and the turn's next decision."""
+        if not known:
+            program = game.programs[fr.proc]
+            known.append(not (program.checks_any and program.end_checks[fr.pc]))
+        return known[0]
     return direct
 
 

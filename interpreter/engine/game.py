@@ -475,11 +475,11 @@ class Game:
         no list per action; an error in it is said by options_for, at the failing
         action, as without fusing. Otherwise options_for itself."""
         names = list(action_names)
-        fns = [self.actions[name].candidates for name in names]
-        if not names or any(getattr(fn, "parts", None) is None or fn.__globals__ is not fns[0].__globals__
-                            for fn in fns):
+        spaces = {id(fn.__globals__): fn.__globals__ for fn in (self.actions[n].candidates for n in names)
+                  if getattr(fn, "parts", None) is not None}
+        if not names or len(spaces) > 1 or any(_parts(self.actions[n]) is None for n in names):
             return lambda st, player: self.options_for(st, player, names)
-        fused = self._fused(names)
+        fused = self._fused(names, next(iter(spaces.values()), {}))
         actions = self.actions
 
         def options(st, player):
@@ -500,16 +500,16 @@ class Game:
             return values, labels
         return options
 
-    def _fused(self, names):
+    def _fused(self, names, space):
         """One generated function f(st, player) -> ([(action, value), ...], stateful)
-        for the actions `names` (generated candidates), in their order; stateful:
-        (index of its first option, action, its values) for each action whose label
-        reads the state."""
-        players, lines, run, marks = [], [], [], []
+        for the actions `names` (generated candidates, in namespace `space`), in
+        their order; stateful: (index of its first option, action, its values) for
+        each action whose label reads the state."""
+        players, lines, run, marks = ["_turn_p"], [], [], []
         for name in names:
             action = self.actions[name]
-            player, value, tail = action.candidates.parts
-            players.append(player)
+            player, value, tail = _parts(action)
+            players.append(player or "_turn_p")
             if value is not None:
                 found = f"[{value} {tail}]"
                 pairs = f"*[({name!r}, {value}) {tail}]"
@@ -533,11 +533,20 @@ class Game:
         source = f"def _turn_options(st, _turn_player):\n    {body}\n"
         local = {}
         exec(compile(source, f"<rulespec turn options {' '.join(names)}>", "exec"),  # noqa: S102 — generated names only
-             self.actions[names[0]].candidates.__globals__, local)
+             space, local)
         return local["_turn_options"]
 
     def seat_name(self, seat: int) -> str:
         return self.player_names[seat] if seat < len(self.player_names) else f"P{seat + 1}"
+
+
+def _parts(action):
+    """The generated source of an action's candidates (codegen.candidates' parts);
+    an action with neither `for` nor `when` has one, None, always; None when its
+    candidates are left to closures."""
+    if action.items is None and action.when is None:
+        return None, None, None
+    return getattr(action.candidates, "parts", None)
 
 
 def _plain_kind(kind) -> bool:
