@@ -963,7 +963,7 @@ class Compiler:
                 high = limit(st, benv)
                 if low <= high:
                     bids = int_range(st, low, high + 1)
-                    return bidder, ["pass"] + bids, ["pass"] + [f"bid {b}" for b in bids], "bid"
+                    return bidder, ["pass"] + bids, None, "bid"     # labels: _bid_labels
                 state["active"] = [b for b in state["active"] if b != bidder]
 
         def take(st, env, value):
@@ -988,7 +988,7 @@ class Compiler:
                     winner = state["high"]
                     store(st, env, {"winner": winner, "price": state["price"] if winner is not None else 0})
                     return
-                value = ask(st, fr, *asked)
+                value = ask(st, fr, *asked, namer=_bid_labels, fresh=True)
                 if value is NOTHING:
                     return
                 env[IN] = value
@@ -1102,16 +1102,20 @@ def _auction_start(st, env, among, opening, starter):
     return state
 
 
+def _bid_labels(decision) -> list[str]:
+    """A bid's labels, made when someone reads them (a namer: see flow.Decision): a
+    random or search agent answers a bid of 60 prices without 60 strings."""
+    return ["pass"] + [f"bid {b}" for b in decision.values[1:]]
+
+
 def _next_bidder(state):
     """The next bidder still in, in order, who is not the high bidder; None ends it."""
-    order, active = state["order"], state["active"]
-    rivals = [b for b in active if b != state["high"]]
-    if not rivals:
-        return None
-    for i in range(len(order)):
-        bidder = order[(state["turn"] + i) % len(order)]
-        if bidder in rivals:
-            state["turn"] = (state["turn"] + i) % len(order)
+    order, active, high, turn = state["order"], state["active"], state["high"], state["turn"]
+    n = len(order)
+    for i in range(n):
+        bidder = order[(turn + i) % n]
+        if bidder in active and bidder != high:
+            state["turn"] = (turn + i) % n
             return bidder
     return None
 

@@ -69,3 +69,20 @@ def test_an_option_of_one_state_is_taken_by_its_clone():
     copy.apply(option)
     st.apply(option.label)
     assert copy.to_json() == st.to_json()
+
+
+def test_a_bid_is_labelled_when_read_as_it_was_when_asked():
+    """An auction's bids (Siena: up to a hundred prices) are labelled by a namer,
+    'pass' and 'bid N' in order, as the auction made them before."""
+    game, seen = load_game(str(ROOT / "games" / "siena.yaml")), 0
+    for seed in range(3):
+        st, rng = game.new_state(4, seed), random.Random(seed)
+        while not st.is_terminal():
+            if st.pending.kind == "bid":
+                assert st.pending._labels is None       # none made until read
+                values = st.pending.values
+                assert [o.label for o in st.legal_actions()] == ["pass"] + [f"bid {v}" for v in values[1:]]
+                seen += 1
+            options = st.legal_actions()
+            st.apply(options[rng.randrange(len(options))])
+    assert seen > 10
