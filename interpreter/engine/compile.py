@@ -18,7 +18,7 @@ from rulespec.builtins import LAZY
 
 from rulespec.errors import RuleError
 from rulespec.limits import check_number
-from .flow import IN, NOTHING, RET, Frame, Program, Suspended, ask, skip_turn, straight_look
+from .flow import IN, NOTHING, RET, Frame, Program, Suspended, ask, call_lines, jump_link, skip_turn, straight_look
 from .flow import _at_boundary as at_boundary, _check_end as check_end
 from .functions import FUNCTIONS, _items, int_range
 from .values import Seat
@@ -142,17 +142,23 @@ class Compiler:
         if run is None:
             return
         start, lines, pcs, compound, end, suspends = run
-        if end - start < 2 and not compound:
+        if end == start:    # `pass`: no instruction
             return
-        lines = lines + [f"fr.pc = {end}"]
+        single = end - start < 2 and not compound   # Program.finish uses it where it links
+        # it goes on into the next instruction when Program.finish links it (then[0])
+        then = [None]
+        name = self._source().fresh("then", then)
+        lines = lines + [f"fr.pc = {end}", f"if {name}[0] is not None:",
+                         f"    fr.pc = {end + 1}", f"    {name}[0](st, fr)"]
         first = 3
         try:
             fn = self._source().statement(lines, f"line {self.program.lines[start][1]}")
         except (SyntaxError, RecursionError, MemoryError):   # past what Python compiles: keep the steps
             return
         # faults: the generated line an exception came from -> the instruction it stands for
-        fn.pcs = dict(enumerate(pcs + [pcs[-1]], start=first))
-        fn.straight = True
+        fn.pcs = dict(enumerate(pcs + [pcs[-1]] * 3, start=first))
+        fn.straight, fn.single = True, single
+        fn.then = [(fn.__code__, first + len(pcs) + 3, end, then)]
         self.program.straight.append((start, end, fn))
 
     def _lines(self, stmt, scope, pc, depth, lines, pcs) -> int:
@@ -476,7 +482,11 @@ class Compiler:
         # faults.py reads all three to place and explain an error at play.
         instr.node, instr.mark, instr.scope = node, self.mark, self.scope
         written = effects.writes(node, self.names, self.scope) if writes else frozenset()
-        return self.program.emit(instr, self.where(node), written)
+        pc = self.program.emit(instr, self.where(node), written)
+        target = getattr(instr, "target", None)
+        if target is not None and self.straight_lines is not None:
+            self.program.link(pc, jump_link(target, pc))
+        return pc
 
     def here(self) -> int:
         return len(self.program.code)
@@ -484,6 +494,7 @@ class Compiler:
     def jump_to(self, cell):
         def jump(st, fr):
             fr.pc = cell[0]
+        jump.target = cell   # emit links it to the instruction it jumps to (Program.link)
         return jump
 
     # ---------------------------------------------------------- expressions
@@ -670,13 +681,41 @@ class Compiler:
             [f"st.stack.append({frame}({source.const('proc:' + call.func)}, {{{args}}}, "
              f"fr.secret or bool(env.get('$secret'))))"], f"line {call.line}"))
 
-    def _branch(self, node, cond, cell, scope):
-        """`if not cond: jump to cell[0]` as one generated instruction: the test of an
-        if or a while."""
+    def _branch(self, node, cond, cell, scope) -> int:
+        """`if not cond: jump to cell[0]` as one generated instruction, emitted: the
+        test of an if or a while. Returns its pc."""
         source = self._source()
-        target = source.fresh("cell", cell)
-        return source.statement([f"if not ({source.source(cond, scope)}):",
-                                 f"    fr.pc = {target}[0]"], f"line {node.line}")
+        target, test = source.fresh("cell", cell), source.source(cond, scope)
+        form = source.statement([f"if not ({test}):", f"    fr.pc = {target}[0]"], f"line {node.line}")
+        pc = self.emit(node, form, writes=False)
+        if self.straight_lines is not None:
+            self.program.link(pc, self._branch_link(node, test, cell, pc, form))
+        return pc
+
+    def _branch_link(self, node, test, cell, pc, plain):
+        """Program.link's maker for the branch at pc: its test, then at once the
+        instruction it leaves for (both lie ahead)."""
+        source = self._source()
+
+        def make(form, go, ahead):
+            if form is not plain or not ahead:
+                return None
+            lines, then = [f"if not ({test}):"], []
+            for way, (at, pad) in enumerate(((cell[0], "    "), (pc + 1, ""))):
+                next_form = go(at)
+                if next_form is None:
+                    lines += [f"{pad}fr.pc = {at}"]
+                else:
+                    lines += [f"{pad}fr.pc = {at + 1}", f"{pad}{source.fresh('then', next_form)}(st, fr)"]
+                    then.append((len(lines) + 2, at, [next_form]))   # its line: 2 lines before
+                if not way:
+                    lines.append("    return")
+            if not then:
+                return None
+            fn = source.statement(lines, f"line {node.line}")
+            fn.then = [(fn.__code__, line, at, box) for line, at, box in then]
+            return fn
+        return make
 
     def return_(self, node, scope):
         value = self.expr(node.value, scope) if node.value is not None else None
@@ -694,7 +733,7 @@ class Compiler:
 
     def if_stmt(self, node, scope):
         orelse, end = [0], [0]
-        self.emit(node, self._branch(node, node.cond, orelse, scope), writes=False)
+        self._branch(node, node.cond, orelse, scope)
         self.block(node.body, scope)
         if node.orelse:
             self.emit(node, self.jump_to(end), writes=False)
@@ -704,7 +743,7 @@ class Compiler:
 
     def while_stmt(self, node, scope):
         start, end = [self.here()], [0]
-        self.emit(node, self._branch(node, node.cond, end, scope), writes=False)
+        self._branch(node, node.cond, end, scope)
         self.block(node.body, scope)
         self.emit(node, self.jump_to(start), writes=False)
         end[0] = self.here()
@@ -740,9 +779,11 @@ class Compiler:
         back = self.emit(node, self.jump_to([top]), writes=False)
         end[0] = self.here()
         if self.straight_lines is not None:
-            start_step, jump_step = _fused_for(key, var, items, where, secret, top + 1, end)
+            start_step, jump_step, link = _fused_for(key, var, items, where, secret, top + 1, end)
             self.program.fuse(first, top, start_step)
             self.program.fuse(back, top, jump_step)
+            self.program.link(first, link)
+            self.program.link(back, link)
 
     def secretly(self, node, scope):
         self.for_stmt(node, scope, secret=True)
@@ -1062,7 +1103,33 @@ def _fused_for(key, var, items, where, secret, body, end):
     """A `for` loop's start and its jump back, each fused with the step after it
     (Program.fuse): one instruction where the statement-by-statement run makes two.
     The env they leave is the one start and step, or jump and step, leave, keys
-    in the same order (a save writes them in that order)."""
+    in the same order (a save writes them in that order). Also Program.link's maker
+    for both: their forms that go on into the body's first instruction, or the one
+    after the loop, as the run loop would next."""
+    start_step, jump_step = _for_forms(key, var, items, where, secret, body, end, None, None)
+    made = {}
+
+    def link(form, go, ahead):
+        if form is not (start_step if ahead else jump_step):
+            return None     # not fused (an end check follows), or the jump back ahead
+        enter, leave = go(body), go(end[0])
+        if enter is None and leave is None:
+            return None
+        if not made:
+            made["start"], made["jump"] = forms = _for_forms(key, var, items, where, secret, body,
+                                                             end, enter, leave)
+            code = forms[0].advance
+            then = [(code, call_lines(code, "enter")[-1], body, [enter]),
+                    (code, call_lines(code, "leave")[-1], end[0], [leave])]
+            for fn in forms:
+                fn.then = then
+        return made["start"] if form is start_step else made["jump"]
+    return start_step, jump_step, link
+
+
+def _for_forms(key, var, items, where, secret, body, end, enter, leave):
+    """_fused_for's start and jump forms; enter, leave: the forms of the body's first
+    instruction and of the one after the loop, to run at once, or None."""
     def advance(st, fr, env, todo):
         values, i = todo
         while i < len(values):
@@ -1070,12 +1137,20 @@ def _fused_for(key, var, items, where, secret, body, end):
             i += 1
             if where is None or where(st, env):
                 env[key] = [values, i]
-                fr.pc = body
+                if enter is None:
+                    fr.pc = body
+                    return
+                fr.pc = body + 1
+                enter(st, fr)
                 return
         del env[key]
         if secret:
             env["$secret"] -= 1
-        fr.pc = end[0]
+        if leave is None:
+            fr.pc = end[0]
+            return
+        fr.pc = end[0] + 1
+        leave(st, fr)
 
     def start_step(st, fr):
         env = fr.env
@@ -1087,6 +1162,7 @@ def _fused_for(key, var, items, where, secret, body, end):
     def jump_step(st, fr):
         env = fr.env
         advance(st, fr, env, env[key])
+    start_step.advance = jump_step.advance = advance.__code__
     return start_step, jump_step
 
 

@@ -12,15 +12,18 @@ takes the value and carries on.
 """
 from __future__ import annotations
 
+import dis
+import functools
 from time import monotonic
 
 from rulespec.errors import LimitError, RuleError
 from . import chance, faults
 from .changes import Watcher, tell
-from .functions import start_meter
+from .functions import METER_CHUNK, start_meter
 from .values import decode, encode
 
 IN = "$in"      # where a decision's answer waits for its instruction
+LINK_DEPTH = 24     # instructions one linked form may run (Program.finish)
 RET = "$ret"    # where a procedure's return value lands in its caller
 
 
@@ -36,7 +39,8 @@ class Program:
     in the action's `exit_checks`, checked when the action is over.
     """
     __slots__ = ("key", "rule", "code", "lines", "written", "end_checks", "exit_checks",
-                 "pushes", "stepping", "atomic", "straight", "fused", "swaps", "fast", "checks_any")
+                 "pushes", "stepping", "atomic", "straight", "fused", "swaps", "links", "fast",
+                 "checks_any", "loop")
 
     def __init__(self, key: str, rule: str):
         self.key = key          # "phase:market", "action:buy", ...
@@ -59,7 +63,13 @@ class Program:
         # pc -> f: the sampled run's form of instruction pc, the same in every way
         # that can be seen (a `turn` that runs a quiet action as a function)
         self.swaps: dict = {}
+        # pc -> make(form, go): instruction pc's form that goes straight on into the
+        # instruction it leaves for, without a turn of the run loop (see finish)
+        self.links: dict = {}
         self.fast: list = self.code
+        # (fast, its size, end_checks or None where none is checked): what the
+        # sampled run loop reads when a frame comes on top (finish)
+        self.loop: tuple = ()
 
     def emit(self, instr, where, written=None) -> int:
         self.code.append(instr)
@@ -71,23 +81,76 @@ class Program:
         """Offer fn for instruction pc followed by instruction partner (finish decides)."""
         self.fused[pc] = (fn, partner)
 
+    def link(self, pc: int, make) -> None:
+        """Offer make(form, go, ahead) -> f or None: a form of instruction pc (whose
+        form in use is `form`) that runs the instruction it leaves for at once, as
+        the run loop would next; go(q) is instruction q's form to run so, or None
+        where the loop must run it. With `ahead`, f may go on only to instructions
+        after pc (see finish)."""
+        self.links[pc] = make
+
     def finish(self) -> None:
-        """Choose the fused instructions and straight-line functions the sampled run
-        loop uses: each stands for its instructions when no end condition is checked
-        after any of them (so the game ends at the same point either way). Call after
-        plan_end_checks."""
-        fast = list(self.code)
+        """Choose the forms the sampled run loop uses: fused instructions and
+        straight-line functions, each standing for its instructions when no end
+        condition is checked after any of them (so the game ends at the same point
+        either way); then the linked forms (Program.link, a straight line's end, a
+        statement of its own written as a straight line where that links it), which
+        go on into the next instruction when neither is followed by end checks and
+        the next is in the program: the loop would run it next, with nothing checked
+        between. Forms that go on only forwards are made last instruction first, and
+        each may go on into such a form (at most LINK_DEPTH deep); one that may go
+        backwards (a jump back) goes on into no linked form and stands only where the
+        loop runs it. So each turn of the loop runs a bounded stretch and the step
+        budget and clock still stop a loop. Call after plan_end_checks."""
+        base = list(self.code)
         checks = self.end_checks
         self.checks_any = any(checks)
         for pc, fn in self.swaps.items():
-            fast[pc] = fn
+            base[pc] = fn
         for pc, (fn, partner) in self.fused.items():
             if not checks[pc] and not checks[partner]:
-                fast[pc] = fn
+                base[pc] = fn
+        single = {}
         for start, end, fn in self.straight:
-            if not any(self.end_checks[start:end]):
-                fast[start] = fn
+            if not any(checks[start:end]):
+                if getattr(fn, "single", False):
+                    single[start] = fn    # used only where it goes on (below)
+                else:
+                    base[start] = fn
+        size = len(base)
+        depth = [1] * size      # how many instructions base[pc] may run, itself and on
+        deepest = [0]
+
+        def go(q):
+            if q >= size or checks[q] or depth[q] >= LINK_DEPTH:
+                return None
+            deepest[0] = max(deepest[0], depth[q])
+            return base[q]
+        later = []
+        for pc in range(size - 1, -1, -1):
+            if checks[pc]:
+                continue
+            deepest[0] = 0
+            fn = base[pc]
+            if getattr(fn, "straight", False):
+                fn.then[0][3][0] = go(fn.then[0][2])
+            elif pc in single and fn is self.code[pc]:
+                then = go(single[pc].then[0][2])
+                if then is not None:
+                    single[pc].then[0][3][0] = then
+                    base[pc] = single[pc]
+            elif pc in self.links:
+                ahead = self.links[pc](fn, go, True)
+                if ahead is not None:
+                    base[pc] = ahead
+                else:
+                    later.append(pc)
+            depth[pc] += deepest[0]
+        fast = list(base)
+        for pc in later:    # those that may go backwards, where the loop runs them
+            fast[pc] = self.links[pc](base[pc], go, False) or base[pc]
         self.fast = fast
+        self.loop = (self.fast, size, checks if self.checks_any else None)
 
     def plan_end_checks(self, conditions, reach=frozenset()) -> None:
         """conditions: [(name, closure, reads)]. A stepping program keeps, per
@@ -267,10 +330,78 @@ NOTHING = _Nothing()
 
 
 def run(st, finish_when_done: bool = True) -> None:
-    """Run until a decision is pending or the game is over."""
-    if st.trace is None and st.explicit is None:
-        _run_sampled(st, finish_when_done)
+    """Run until a decision is pending or the game is over.
+
+    The usual game (no trace watching each instruction, no chance nodes to put an
+    instruction back for) runs here; the others in _run_stepped. The same
+    instructions, end checks, step budget and clock in the same order; this loop
+    differs in running a program's `fast` forms (fused, straight-line and linked
+    instructions, Program.finish), in looking a frame's program up once while that
+    frame stays on top (Program.loop), and in looking at the budget and the clock in one test, every
+    1,024 steps or at the budget."""
+    if st.trace is not None or st.explicit is not None:
+        _run_stepped(st, finish_when_done)
         return
+    game = st.game
+    programs, budget = game.programs, game.step_budget
+    stack = st.stack
+    ends = not st.staged    # a scenario staging a position checks no end condition
+    steps = 0
+    look = 1024 if budget >= 1024 else budget + 1   # the next step count at which to look
+    seconds = game.bounds.seconds
+    deadline = monotonic() + seconds
+    game.meter[:] = [0, METER_CHUNK, deadline, seconds]     # start_meter, on the same clock read
+    fr = program = None
+    pc = 0
+    try:
+        while stack and st.pending is None and not st.over:
+            fr = stack[-1]
+            program = programs[fr.proc]
+            code, size, end_checks = program.loop
+            if not ends:
+                end_checks = None
+            while True:     # this frame's instructions, until it is left or a decision waits
+                pc = fr.pc
+                if pc >= size:
+                    stack.pop()
+                    if program.exit_checks and ends and not st.over and _at_boundary(programs, stack):
+                        _check_end(st, program.exit_checks, None)
+                    break
+                fr.pc = pc + 1
+                code[pc](st, fr)
+                if end_checks is not None:
+                    checks = end_checks[pc]
+                    if checks and not st.over:
+                        _check_end(st, checks, None)
+                steps += 1
+                if steps >= look:
+                    if steps > budget:
+                        raise LimitError(_budget_message(st, budget))
+                    if not steps & 1023 and monotonic() > deadline:   # the clock, every 1,024 steps
+                        raise LimitError(f"the game ran {game.bounds.seconds:g} seconds without asking "
+                                         f"anyone anything (limits: seconds): a loop that never ends?")
+                    look = min((steps | 1023) + 1, budget + 1)
+                if st.pending is not None or not stack or stack[-1] is not fr:
+                    break
+        if not stack and not st.over and finish_when_done:
+            st.finish("the flow ended")
+    except GameEnded:   # the stack is cleared: nothing runs on
+        return
+    except OSError:     # a full disk under a log writer: not the rules' fault
+        raise
+    except Exception as e:   # noqa: BLE001 — any fault of a rule, said in words (faults.py)
+        env = fr.env if fr is not None else None
+        quiet = _failing_quiet(e)
+        if quiet is not None:
+            program, pc, env = programs[quiet[0]], quiet[1], quiet[2]
+        elif program is not None and pc < len(program.fast):
+            pc = _failing_pc(program.fast[pc], pc, e)
+        raise faults.explain(e, st, program, pc, env) from None
+
+
+def _run_stepped(st, finish_when_done: bool) -> None:
+    """`run` one instruction of `code` at a time, each watched (trace) and each
+    put back when a random event waits for an explicit chance outcome."""
     # The change observer snapshots the state here, so changes made between
     # two runs (an answer stored by apply) are credited to the next instruction.
     watch = Watcher(st) if st.trace is not None else None
@@ -327,72 +458,19 @@ def run(st, finish_when_done: bool = True) -> None:
         raise faults.explain(e, st, program, pc, fr.env if fr is not None else None) from None
 
 
-def _run_sampled(st, finish_when_done: bool) -> None:
-    """`run` for the usual game: no trace watching each instruction and no chance
-    nodes to put an instruction back for. The same instructions, end checks, step
-    budget and clock in the same order; it differs in running a program's `fast`
-    forms (fused and straight-line instructions, Program.finish), in looking a
-    frame's program up once while that frame stays on top, and in looking at the
-    budget and the clock in one test, every 1,024 steps or at the budget."""
-    game = st.game
-    programs, budget = game.programs, game.step_budget
-    stack = st.stack
-    ends = not st.staged    # a scenario staging a position checks no end condition
-    steps = 0
-    look = min(1024, budget + 1)    # the next step count at which to look at budget and clock
-    deadline = monotonic() + game.bounds.seconds
-    start_meter(game)
-    fr = program = None
-    pc = 0
-    try:
-        while stack and st.pending is None and not st.over:
-            fr = stack[-1]
-            program = programs[fr.proc]
-            code, size = program.fast, len(program.code)
-            end_checks = program.end_checks if ends and program.checks_any else None
-            while True:     # this frame's instructions, until it is left or a decision waits
-                pc = fr.pc
-                if pc >= size:
-                    stack.pop()
-                    if program.exit_checks and ends and not st.over and _at_boundary(programs, stack):
-                        _check_end(st, program.exit_checks, None)
-                    break
-                fr.pc = pc + 1
-                code[pc](st, fr)
-                if end_checks is not None:
-                    checks = end_checks[pc]
-                    if checks and not st.over:
-                        _check_end(st, checks, None)
-                steps += 1
-                if steps >= look:
-                    if steps > budget:
-                        raise LimitError(_budget_message(st, budget))
-                    if not steps & 1023 and monotonic() > deadline:   # the clock, every 1,024 steps
-                        raise LimitError(f"the game ran {game.bounds.seconds:g} seconds without asking "
-                                         f"anyone anything (limits: seconds): a loop that never ends?")
-                    look = min((steps | 1023) + 1, budget + 1)
-                if st.pending is not None or not stack or stack[-1] is not fr:
-                    break
-        if not stack and not st.over and finish_when_done:
-            st.finish("the flow ended")
-    except GameEnded:   # the stack is cleared: nothing runs on
-        return
-    except OSError:     # a full disk under a log writer: not the rules' fault
-        raise
-    except Exception as e:   # noqa: BLE001 — any fault of a rule, said in words (faults.py)
-        env = fr.env if fr is not None else None
-        quiet = _failing_quiet(e)
-        if quiet is not None:
-            program, pc, env = programs[quiet[0]], quiet[1], quiet[2]
-        elif program is not None and pc < len(program.fast):
-            pc = _failing_pc(program.fast[pc], pc, e)
-        raise faults.explain(e, st, program, pc, env) from None
-
 
 def _failing_pc(instruction, pc, error) -> int:
-    """The instruction whose statement raised `error`: for a straight-line function,
-    the one its failing generated line stands for (so the error is placed and
-    explained as the per-statement run would), else `pc` itself."""
+    """The instruction whose statement raised `error`: for a linked form (Program.link)
+    that raised in the instruction it went on into, that one's; for a straight-line
+    function, the one its failing generated line stands for (so the error is placed
+    and explained as the per-statement run would), else `pc` itself."""
+    tb = error.__traceback__
+    while tb is not None:
+        for code, line, at, cell in getattr(instruction, "then", ()):
+            if tb.tb_frame.f_code is code and tb.tb_lineno == line:
+                instruction, pc = cell[0], at
+                break
+        tb = tb.tb_next
     pcs = getattr(instruction, "pcs", None)
     if pcs is None:
         return pc
@@ -419,6 +497,32 @@ def _failing_quiet(error):
                 found = (fn.program, fn.pcs.get(tb.tb_lineno, 0), frame.f_locals.get("env"))
         tb = tb.tb_next
     return found
+
+
+@functools.lru_cache(maxsize=None)
+def call_lines(code, name) -> list:
+    """The lines of `code` that load free variable `name`, in order: the last is where
+    a linked form calls the instruction it goes on into (its `then`, read by
+    _failing_pc)."""
+    return sorted({i.positions.lineno for i in dis.get_instructions(code)
+                   if i.opname == "LOAD_DEREF" and i.argval == name})
+
+
+def jump_link(target, pc):
+    """Program.link's maker for the jump at pc to target[0]: the jump and the
+    instruction there, as one."""
+    def make(form, go, ahead):
+        then = go(target[0]) if ahead == (target[0] > pc) else None
+        if then is None:
+            return None
+        to = target[0] + 1
+
+        def jump_on(st, fr):
+            fr.pc = to
+            then(st, fr)
+        jump_on.then = [(jump_on.__code__, call_lines(jump_on.__code__, "then")[-1], target[0], [then])]
+        return jump_on
+    return make
 
 
 class Suspended(list):

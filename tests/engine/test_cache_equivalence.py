@@ -223,3 +223,65 @@ scoring:
         messages.append(str(caught.value))
     assert messages[0] == messages[1]
     assert "faulty.yaml:10:" in messages[0] and "procedure share" in messages[0], messages[0]
+
+
+LINKED_FAULTS = {   # name: (flow, the line of the failing statement)
+    # a `for` loop's jump back goes on into its body's first statement
+    "loop body": ("for x in xs:\n    total += 10 // x\n    turn first(players): take, risky\n", 20),
+    # ... and its last step into the statement after the loop
+    "after a loop": ("for x in xs:\n    turn first(players): take, risky\ntotal += 10 // zero\n", 21),
+    # a `while`'s jump back goes on into its test
+    "while test": ("k = 0\nwhile 10 // (2 - k) > 0:\n    k += 1\n    turn first(players): take, risky\n", 20),
+    # an `if`'s test goes on into its block, or past it
+    "if block": ("for x in xs:\n    if x > 0:\n        total += 10 // (x - 2)\n        turn first(players): take, risky\n", 21),
+    "past an if": ("for x in xs:\n    if x > 5:\n        turn first(players): take, risky\n    total += 10 // x\n", 22),
+    # statements in a row (one function) go on into the next instruction
+    "after a straight run": ("a = 1\nb = 2\nfor y in [10 // zero]:\n    turn first(players): take, risky\n", 21),
+    # a turn whose quiet action is over asks again at once
+    "turn asking again": ("turn first(players) until done: risky, take\n", 15),
+}
+
+
+def faulty_spec(flow: str) -> str:
+    """A game whose flow is `flow`, with a quiet action `take` and one, `risky`,
+    whose condition faults once a player has taken it twice."""
+    return f'''game: Faulty
+players: {{min: 2, max: 2}}
+globals:
+  total: {{start: 0}}
+  xs: {{start: [1, 2, 0]}}
+  zero: {{start: 0}}
+per_player:
+  coins: {{start: 0}}
+  risk: {{start: 0}}
+actions:
+  take:
+    do: |
+      player.coins += 1
+  risky:
+    when: 10 // (2 - player.risk) > 0
+    do: |
+      player.risk += 1
+flow: |
+''' + "".join("  " + text + "\n" for text in flow.splitlines()) + '''scoring:
+  score: "total"
+'''
+
+
+@pytest.mark.parametrize("name", sorted(LINKED_FAULTS))
+def test_a_fault_where_an_instruction_goes_on_into_the_next_is_placed_at_its_statement(name, monkeypatch):
+    """Program.link: a form that runs the next instruction at once places a fault
+    of that instruction at its own statement, as the per-statement run does."""
+    flow, line = LINKED_FAULTS[name]
+    spec = faulty_spec(flow)
+    messages = []
+    for switch in (True, False):
+        monkeypatch.setattr(Game, "straight", switch)
+        game = load_game("faulty.yaml", text=spec)
+        with pytest.raises(Exception) as caught:
+            st = game.new_state(2, 0)
+            for _ in range(5):
+                st.apply(0)
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1]
+    assert f"faulty.yaml:{line}:" in messages[0], messages[0]
