@@ -368,7 +368,8 @@ def one_of_each(st, xs):
     RuleError, in name()'s words, for an item that is not a card.
     """
     cards, first = st.game.cards, {}
-    for c in _items(st, xs):
+    # a zone's cards as _items gives them (unmetered), without its copy
+    for c in st.zones[xs] if xs.__class__ is Zone else _items(st, xs):
         try:
             attrs = cards.get(c)
         except TypeError:       # a list or a map
@@ -682,13 +683,21 @@ def node_boundary(st, board, cells):
     Returns a new list of nodes. The cells and the nodes returned are metered
     (_items). Raises RuleError for a cell that cannot be a node (a list, a map).
     """
-    items, graph = _items(st, cells), _board(st, board)     # the cells walked are metered
+    m = st.game.meter
+    if cells.__class__ is dict:     # a map's keys, metered as _items meters them, without the list
+        m[0] = walked = m[0] + len(cells)
+        if walked > m[1]:
+            meter_check(m)
+        items = cells
+    else:
+        items = _items(st, cells)
+    known = _layout_boards.get(id(board)) if board.__class__ is dict else None     # _board's first look
+    graph = known[1] if known is not None and known[0] is board else _board(st, board)
     try:
         out = graph.node_boundary(items, cells if cells.__class__ is dict else None)
     except TypeError:
         bad = next(x for x in items if isinstance(x, (list, dict)))
         raise RuleError(f"node_boundary: the cells are a board's nodes, not {display(bad)}") from None
-    m = st.game.meter
     m[0] = walked = m[0] + len(out)
     if walked > m[1]:
         meter_check(m)
@@ -705,7 +714,15 @@ def tally(st, xs):
     Returns a new map; the items are metered (_items). Raises RuleError for an
     item that cannot be a key (a list or a map).
     """
-    items, counts = _items(st, xs), {}
+    if xs.__class__ is list:    # _items inline: metered, no copy
+        m = st.game.meter
+        m[0] = walked = m[0] + len(xs)
+        if walked > m[1]:
+            meter_check(m)
+        items = xs
+    else:   # a zone's cards (unmetered, as _items gives them) without their copy; a map's keys
+        items = st.zones[xs] if xs.__class__ is Zone else _items(st, xs)
+    counts = {}
     get = counts.get
     try:
         for x in items:

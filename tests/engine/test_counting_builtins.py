@@ -193,3 +193,28 @@ def test_the_checker_knows_their_kinds():
     assert kinds[("functions", "held_colours")] == map_of(TEXT, NUMBER)    # tally
     assert kinds[("functions", "distinct_tiles")] == list_of(CARD)         # one_of_each
     assert all(name in SIGNATURES for name in ("node_boundary", "tally", "one_of_each"))
+
+
+def test_their_usual_cases_meter_as_through_items(castles):
+    """A list, a zone and a map are walked without a copy, and metered as _items meters
+    them (a list's items and a map's keys; a zone's cards are not metered)."""
+    st = castles.new_state(3, seed=4)
+    layout = st.pv["estate"][0] or F.hex_layout(st, [["region_A1", 0, 0]])
+    general = {
+        F.tally: lambda st, xs: F.tally(st, list(F._items(st, xs))),
+        F.one_of_each: lambda st, xs: F.one_of_each(st, list(F._items(st, xs))),
+    }
+    for xs in ([], ["a", "b", "a"], {"x": 1, "y": 2}, Zone("tile_box"), Zone("hand@1")):
+        for fast, slow in general.items():
+            if fast is F.one_of_each and xs and not isinstance(xs, Zone):
+                continue    # (not cards)
+            before = st.game.meter[0]
+            got = fast(st, xs)
+            walked = st.game.meter[0] - before
+            assert got == slow(st, xs)
+            assert walked == (0 if isinstance(xs, Zone) else len(xs))
+    covered = dict.fromkeys(list(layout)[:4], "tile")
+    before = st.game.meter[0]
+    out = F.node_boundary(st, layout, covered)
+    assert st.game.meter[0] - before == len(covered) + len(out)
+    assert out == F.node_boundary(st, layout, list(covered))
