@@ -100,8 +100,9 @@ class Program:
         between. Forms that go on only forwards are made last instruction first, and
         each may go on into such a form (at most LINK_DEPTH deep); one that may go
         backwards (a jump back) goes on into no linked form and stands only where the
-        loop runs it. So each turn of the loop runs a bounded stretch and the step
-        budget and clock still stop a loop. Call after plan_end_checks."""
+        loop runs it, as may a straight line no linked form goes on into. So each
+        turn of the loop runs a bounded stretch and the step budget and clock
+        still stop a loop. Call after plan_end_checks."""
         base = list(self.code)
         checks = self.end_checks
         self.checks_any = any(checks)
@@ -120,11 +121,13 @@ class Program:
         size = len(base)
         depth = [1] * size      # how many instructions base[pc] may run, itself and on
         deepest = [0]
+        entered = set()         # the instructions some linked form goes on into
 
         def go(q):
             if q >= size or checks[q] or depth[q] >= LINK_DEPTH:
                 return None
             deepest[0] = max(deepest[0], depth[q])
+            entered.add(q)
             return base[q]
         later = []
         for pc in range(size - 1, -1, -1):
@@ -149,6 +152,12 @@ class Program:
         fast = list(base)
         for pc in later:    # those that may go backwards, where the loop runs them
             fast[pc] = self.links[pc](base[pc], go, False) or base[pc]
+        for pc, fn in enumerate(base):
+            # a straight line only the loop runs may go on into such a form too
+            if getattr(fn, "straight", False) and pc not in entered:
+                then = fn.then[0]
+                if then[3][0] is not None and fast[then[2]] is not base[then[2]]:
+                    then[3][0] = fast[then[2]]
         self.fast = fast
         self.loop = (self.fast, size, checks if self.checks_any else None)
 

@@ -235,6 +235,8 @@ LINKED_FAULTS = {   # name: (flow, the line of the failing statement)
     # an `if`'s test goes on into its block, or past it
     "if block": ("for x in xs:\n    if x > 0:\n        total += 10 // (x - 2)\n        turn first(players): take, risky\n", 21),
     "past an if": ("for x in xs:\n    if x > 5:\n        turn first(players): take, risky\n    total += 10 // x\n", 22),
+    # statements in a row that end a loop's block go on through the jump back
+    "back to a while test": ("k = 0\nwhile 10 // (2 - k) > 0:\n    turn first(players): take, risky\n    k += 1\n    total += 1\n", 20),
     # statements in a row (one function) go on into the next instruction
     "after a straight run": ("a = 1\nb = 2\nfor y in [10 // zero]:\n    turn first(players): take, risky\n", 21),
     # a turn whose quiet action is over asks again at once
