@@ -111,6 +111,8 @@ def _sized(st, items: list) -> list:
 
 
 def range_(st, a, b=None):
+    if b is None and a.__class__ is int and a <= st.game.bounds.size:
+        return list(range(a))   # range(n): the usual case, without the pair
     low, high = (0, a) if b is None else (a, b)
     if low.__class__ is int and high.__class__ is int and high - low <= st.game.bounds.size:
         return list(range(low, high))   # the usual case; int_range says what is wrong
