@@ -833,9 +833,16 @@ class Compiler:
     def choose_one(self, node, scope):
         options, by = self.expr(node.options, scope), self.expr(node.by, scope)
         store = self.setter(node.target, scope)
-        self._decision(node, scope,
-                       lambda st, env: (by(st, env), _items(st, options(st, env)), None, "one"),
-                       store)
+
+        def decide(st, fr):     # _decision's, with its offer written in: every `choose one` runs it
+            env = fr.env
+            if IN in env:
+                store(st, env, env.pop(IN))
+                return
+            value = ask(st, fr, by(st, env), _items(st, options(st, env)), None, "one")
+            if value is not NOTHING:
+                store(st, env, value)
+        self.emit(node, decide)
 
     def choose_number(self, node, scope):
         low, high, by = (self.expr(n, scope) for n in (node.low, node.high, node.by))
@@ -885,7 +892,7 @@ class Compiler:
                     if not env.pop(IN + "again", False):
                         return
                 player, values, labels, kind = offer(st, env)
-                value = ask(st, fr, player, values, labels, kind)
+                value = ask(st, fr, player, values, labels, kind, fresh=True)   # offer's new list
                 if value is NOTHING:
                     return
                 env[IN] = value
@@ -910,7 +917,7 @@ class Compiler:
                 fr.pc = targets[chosen][0]
                 return
             legal = [i for i, c in enumerate(conds) if c is None or c(st, env)]
-            value = ask(st, fr, by(st, env), legal, [labels[i] for i in legal], "menu")
+            value = ask(st, fr, by(st, env), legal, [labels[i] for i in legal], "menu", fresh=True)
             if value is not NOTHING:   # one legal option: taken at once
                 st.fired[keys[value]] = st.fired.get(keys[value], 0) + 1
                 fr.pc = targets[value][0]

@@ -299,18 +299,20 @@ def ask(st, fr, player, values, labels=None, kind="one", namer=None, fresh=False
     if size > game.bounds.size:
         raise LimitError(f"a decision of {size:,} options, over the limit of "
                         f"{game.bounds.size:,} (limits: size)")
+    forced = size == 1 and not st.ask_forced
+    if forced and st.trace is None:     # no labels made: nobody reads them
+        return values[0]
     if labels is None:
         if namer is None:
             namer = game.table(st.n).display_options
     elif namer is None:
         labels = unique_labels(labels)
-    if size == 1 and not st.ask_forced:
-        if st.trace is not None:
-            secret = {"secret": True} if fr.secret or fr.env.get("$secret") else {}
-            label = Decision(int(player), labels, list(values), kind, namer=namer).labels[0]
-            tell(st, "forced", st.game.seat_name(int(player)), label,
-                 seat=int(player), **secret,
-                 on=[int(player), bool(secret), _zones_of(st, values[0])])   # for redact_change
+    if forced:      # a trace says it
+        secret = {"secret": True} if fr.secret or fr.env.get("$secret") else {}
+        label = Decision(int(player), labels, list(values), kind, namer=namer).labels[0]
+        tell(st, "forced", st.game.seat_name(int(player)), label,
+             seat=int(player), **secret,
+             on=[int(player), bool(secret), _zones_of(st, values[0])])   # for redact_change
         return values[0]
     fr.pc = pc = fr.pc - 1
     st.pending = Decision(int(player), labels, values if fresh else list(values), kind,

@@ -51,6 +51,9 @@ class Action:
     def label_of(self, st, player, value) -> str:
         """The label of option `value` for `player`, made now from `st`."""
         env = {"player": player, self.var: value} if self.var else {"player": player}
+        if self.label is not None:
+            label = self.label(st, env)
+            return label if label.__class__ is str else display(label, st.game.player_names)
         return self._label(st, env, value)
 
     def stateless_label_of(self, table, player, value) -> str:
