@@ -1125,20 +1125,25 @@ def _fused_for(key, var, items, where, secret, body, end):
         if not made:
             made["start"], made["jump"] = forms = _for_forms(key, var, items, where, secret, body,
                                                              end, enter, leave)
-            code = forms[0].advance
-            then = [(code, call_lines(code, "enter")[-1], body, [enter]),
-                    (code, call_lines(code, "leave")[-1], end[0], [leave])]
+            leaving = (_for_end.__code__, call_lines(_for_end.__code__, "leave")[-1], end[0], [leave])
             for fn in forms:
-                fn.then = then
+                code = fn.__code__
+                fn.then = [(code, call_lines(code, "enter")[-1], body, [enter]), leaving]
         return made["start"] if form is start_step else made["jump"]
     return start_step, jump_step, link
 
 
 def _for_forms(key, var, items, where, secret, body, end, enter, leave):
     """_fused_for's start and jump forms; enter, leave: the forms of the body's first
-    instruction and of the one after the loop, to run at once, or None."""
-    def advance(st, fr, env, todo):
-        values, i = todo
+    instruction and of the one after the loop, to run at once, or None. Each walks
+    the items itself (a call less per step than one shared walk)."""
+    def start_step(st, fr):
+        env = fr.env
+        values = list(_items(st, items(st, env)))
+        env[key] = [values, 0]
+        if secret:
+            env["$secret"] = env.get("$secret", 0) + 1
+        i = 0
         while i < len(values):
             env[var] = values[i]
             i += 1
@@ -1150,27 +1155,36 @@ def _for_forms(key, var, items, where, secret, body, end, enter, leave):
                 fr.pc = body + 1
                 enter(st, fr)
                 return
-        del env[key]
-        if secret:
-            env["$secret"] -= 1
-        if leave is None:
-            fr.pc = end[0]
-            return
-        fr.pc = end[0] + 1
-        leave(st, fr)
-
-    def start_step(st, fr):
-        env = fr.env
-        env[key] = todo = [list(_items(st, items(st, env))), 0]
-        if secret:
-            env["$secret"] = env.get("$secret", 0) + 1
-        advance(st, fr, env, todo)
+        _for_end(st, fr, env, key, secret, end, leave)
 
     def jump_step(st, fr):
         env = fr.env
-        advance(st, fr, env, env[key])
-    start_step.advance = jump_step.advance = advance.__code__
+        values, i = env[key]
+        while i < len(values):
+            env[var] = values[i]
+            i += 1
+            if where is None or where(st, env):
+                env[key] = [values, i]
+                if enter is None:
+                    fr.pc = body
+                    return
+                fr.pc = body + 1
+                enter(st, fr)
+                return
+        _for_end(st, fr, env, key, secret, end, leave)
     return start_step, jump_step
+
+
+def _for_end(st, fr, env, key, secret, end, leave):
+    """A fused `for` loop is over: its key gone, the pc after it (or what is there, run)."""
+    del env[key]
+    if secret:
+        env["$secret"] -= 1
+    if leave is None:
+        fr.pc = end[0]
+        return
+    fr.pc = end[0] + 1
+    leave(st, fr)
 
 
 def _auction_start(st, env, among, opening, starter):

@@ -512,11 +512,11 @@ def _failing_quiet(error):
 
 @functools.lru_cache(maxsize=None)
 def call_lines(code, name) -> list:
-    """The lines of `code` that load free variable `name`, in order: the last is where
-    a linked form calls the instruction it goes on into (its `then`, read by
-    _failing_pc)."""
+    """The lines of `code` that load variable `name` (a local or a free one), in
+    order: the last is where a linked form calls the instruction it goes on into
+    (its `then`, read by _failing_pc)."""
     return sorted({i.positions.lineno for i in dis.get_instructions(code)
-                   if i.opname == "LOAD_DEREF" and i.argval == name})
+                   if i.opname in ("LOAD_DEREF", "LOAD_FAST") and i.argval == name})
 
 
 def jump_link(target, pc):
