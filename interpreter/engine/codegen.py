@@ -70,6 +70,9 @@ class ExpressionSource:
     # Fast paths chosen by the checker's kinds (`kind`); off only where a test
     # compares games with them and without them.
     by_kinds = True
+    # Comprehensions at statement level written as loops (`lowered`); off only where
+    # a test compares games with them and without them (and with by_kinds off).
+    by_loops = True
 
     def __init__(self, compiler):
         self.compiler = compiler
@@ -97,6 +100,7 @@ class ExpressionSource:
         self.depth = 0              # AST levels of the generated function being written
         self.has_env = True         # whether the code being written has `env` in scope
         self.in_iterable = 0        # >0 while writing a comprehension's iterable (no := there)
+        self.hoisted: dict = {}     # id(node) -> the local its value was computed into (lowered)
         n = self.names
         # keys a map value can have: a constant map's, an auction result's, a layout cell's
         self._map_keys = ({str(k) for v in n.constants.values() if isinstance(v, dict) for k in v}
@@ -107,7 +111,10 @@ class ExpressionSource:
 
     def function(self, node, scope):
         """f(state, env): an expression whose free names are looked up in env."""
-        source = self.source(node, scope)
+        lines, source = self.lowered(node, scope)
+        if lines:   # its comprehensions as loops: a def
+            return self._define("def _expr(st, env):", lines + [f"return {source}"],
+                                f"<rulespec expression {self.counter}>")
         code = compile(f"lambda st, env: {source}", f"<rulespec expression {self.counter}>", "eval")
         return eval(code, self.ns)  # noqa: S307 — source built only from generated identifiers
 
@@ -125,12 +132,16 @@ class ExpressionSource:
             self.locals.update(zip(params, idents))
             self.has_env = False
             try:
-                source = self.source(node, scope)
+                lines, source = self.lowered(node, scope)
             finally:
                 self.locals, self.has_env = saved, True
-            code = compile(f"lambda st{''.join(', ' + i for i in idents)}: {source}",
-                           f"<rulespec function {name}>", "eval")
-            fn = eval(code, self.ns)  # noqa: S307 — source built only from generated identifiers
+            signature = f"st{''.join(', ' + i for i in idents)}"
+            if lines:   # its comprehensions as loops: a def
+                fn = self._define(f"def _fn({signature}):", lines + [f"return {source}"],
+                                  f"<rulespec function {name}>")
+            else:
+                code = compile(f"lambda {signature}: {source}", f"<rulespec function {name}>", "eval")
+                fn = eval(code, self.ns)  # noqa: S307 — source built only from generated identifiers
         self.ns[self._function_idents[name]] = fn
         self._note_inlinable(name, node, scope)
         return fn
@@ -250,6 +261,147 @@ class ExpressionSource:
         found.parts = parts
         return found
 
+    # ------------------------------------------------------------ lowering
+    def lowered(self, node, scope):
+        """(lines, expression): `node` as statements that compute its comprehensions
+        into locals, as loops, then the expression that reads them. In CPython 3.11
+        a comprehension is a call and a frame of its own; a loop in the function
+        that holds it is neither. ([], the expression) when there is nothing to lower.
+
+        Evaluation is Python's, part for part: a comprehension is computed first
+        only where it is evaluated unconditionally (not under `and`, `or`, an `if`'s
+        branches, or another comprehension's element), and every part Python would
+        evaluate before it is computed first too, in order, into a local of its own
+        (`_hoists`). So the same values are read, the same items walked and metered
+        (_items), the same error raised by the same part, and nothing evaluated
+        that the expression would not."""
+        hoists = self._hoists(node) if self._may_lower(node) else []
+        lines, added = [], []
+        try:
+            for part in hoists:
+                local = self.fresh("w")
+                value = local
+                if isinstance(part, ast.Comprehension):
+                    lines += self._loop(local, part.var, part.iter, part.cond, part.elt, scope)
+                elif isinstance(part, (ast.And, ast.Or, ast.IfExp)) and _lowers(part):
+                    first, value = self._branches(local, part, scope)
+                    lines += first
+                else:
+                    lines.append(f"{local} = {self.source(part, scope)}")
+                self.hoisted[id(part)] = value
+                # a part cut into a generated function of its own (SPLIT_DEPTH) is
+                # passed the locals it may read: these too (no spec name has a NUL)
+                self.locals["\0" + local] = local
+                added.append((id(part), local))
+            return lines, self.source(node, scope)
+        finally:
+            for key, local in added:
+                del self.hoisted[key], self.locals["\0" + local]
+
+    def _may_lower(self, *roots) -> bool:
+        """Whether the parts under `roots` can be written as statements: all generated
+        (none read env as closures do), each node met once (a shared node read in two
+        places keeps one evaluation each), and not at a comprehension's iterable."""
+        if not (self.by_loops and self.by_kinds) or self.in_iterable:
+            return False
+        seen = set()
+        for root in roots:
+            if root is None:
+                continue
+            for n in ast.walk(root):
+                if id(n) in seen or _closure_only(n):
+                    return False
+                seen.add(id(n))
+        return True
+
+    def _hoists(self, node) -> list:
+        """The parts of `node` to compute first, in Python's order of evaluation: each
+        comprehension evaluated unconditionally, each part evaluated before one (a
+        part that cannot fail nor change anything, a local or a constant, is left
+        where it is). [] when `node` holds no such comprehension."""
+        if isinstance(node, ast.Comprehension) or _branches_lower(node):
+            return [node]
+        parts = _evaluated_first(node)
+        last = max((i for i, p in enumerate(parts) if _lowers(p)), default=None)
+        if last is None:
+            return []
+        out = []
+        for part in parts[:last]:
+            if not self._settled(part):
+                out += [h for h in self._hoists(part) if h is not part] + [part]
+        return out + self._hoists(parts[last])
+
+    def _settled(self, node) -> bool:
+        """A value whose reading can neither fail nor change anything, nor be changed
+        by what is evaluated after it: a local, a literal, a constant name."""
+        if isinstance(node, (ast.Number, ast.String, ast.Const)):
+            return True
+        if isinstance(node, ast.Name):
+            return node.id in self.locals
+        return False
+
+    def _branches(self, result, node, scope):
+        """(lines, expression) of an `and`, `or` or `if` whose later parts hold a
+        comprehension: each part lowered under the `if` that Python's own
+        short-circuit would test, its value left in `result`."""
+        if isinstance(node, ast.IfExp):
+            lines, test = self.lowered(node.cond, scope)
+            arms = []
+            for branch in (node.then, node.orelse):
+                first, value = self.lowered(branch, scope)
+                arms.append(["    " + line for line in first + [f"{result} = {value}"]])
+            return lines + [f"if {test}:"] + arms[0] + ["else:"] + arms[1], result
+        go_on = f"if {result}:" if isinstance(node, ast.And) else f"if not {result}:"
+        lines, pad = [], ""
+        for i, item in enumerate(node.items):
+            first, value = self.lowered(item, scope)
+            if i:
+                lines.append(pad + go_on)
+                pad += "    "
+            lines += [pad + line for line in first + [f"{result} = {value}"]]
+        return lines, f"(not not {result})"    # the DSL's and/or give true or false
+
+    def _loop(self, result, var, items, cond, elt, scope) -> list:
+        """Lines leaving in `result` the list `[elt for var in items if cond]` (elt
+        None: var itself), walked as `walk` walks it: the iterable first, then each
+        item's test, then its element, each lowered in its turn."""
+        lines, x = self.lowered(items, scope)
+        value = self.fresh("v")
+        if self.kind(items) != "zone":
+            head = f"for {value} in _items(st, {x}):"
+        elif re.fullmatch(r"_k\d+", x) and isinstance(self.ns[x], Zone):   # a zone named in the spec
+            head = f"for {value} in [*st.zones[{x}]]:"
+        else:
+            if not _SIMPLE.fullmatch(x):
+                one = self.fresh("L")
+                lines.append(f"{one} = {x}")
+                x = one
+            head = f"for {value} in ([*st.zones[{x}]] if {x}.__class__ is _Zone else _items(st, {x})):"
+        lines += [f"{result} = []", head]
+        saved = self.locals.get(var)
+        self.locals[var] = value
+        inner = scope | {var}
+        try:
+            body = []
+            if cond is not None:
+                test_lines, test = self.lowered(cond, inner)
+                body += test_lines + [f"if not ({test}):", "    continue"]
+            elt_lines, item = self.lowered(elt, inner) if elt is not None else ([], value)
+            body += elt_lines + [f"{result}.append({item})"]
+        finally:
+            if saved is None:
+                del self.locals[var]
+            else:
+                self.locals[var] = saved
+        return lines + ["    " + line for line in body]
+
+    def _define(self, head, body, filename):
+        """The function `head` + `body` (lines, indented here), compiled under `filename`."""
+        text = "\n".join([head] + ["    " + line for line in body])
+        namespace = {}
+        exec(compile(text, filename, "exec"), self.ns, namespace)  # noqa: S102 — generated identifiers only
+        return next(iter(namespace.values()))
+
     def const(self, value) -> str:
         key = (type(value).__name__, repr(value))
         if key not in self.consts:
@@ -266,6 +418,8 @@ class ExpressionSource:
         return name
 
     def source(self, node, scope) -> str:
+        if self.hoisted and id(node) in self.hoisted:
+            return self.hoisted[id(node)]
         if self.depth >= SPLIT_DEPTH:
             return self.part(node, scope)
         method = getattr(self, "src_" + node.rule, None)
@@ -556,6 +710,45 @@ def checked_multiply(limits):
                 return seq * n
         return check_number(a * b, limits)
     return multiply
+
+
+def _evaluated_first(node) -> list:
+    """The parts of `node` its generated source always evaluates, in that order,
+    before its own operation (see the src_ methods): not a branch of `if`, nor an
+    `and`'s or `or`'s later items, nor a comprehension's element or test."""
+    if isinstance(node, (ast.Attr, ast.Neg, ast.Not)):
+        return [node.obj if isinstance(node, ast.Attr) else node.operand]
+    if isinstance(node, ast.Index):
+        return [node.obj, node.key]
+    if isinstance(node, (ast.Compare, ast.Arith)):
+        return [node.left, node.right]
+    if isinstance(node, ast.Call):
+        return list(node.args)
+    if isinstance(node, ast.ListLit):
+        return list(node.items)
+    if isinstance(node, (ast.And, ast.Or)):
+        return node.items[:1]
+    if isinstance(node, ast.IfExp):
+        return [node.cond]
+    if isinstance(node, ast.Comprehension):
+        return [node.iter]
+    return []
+
+
+def _lowers(node) -> bool:
+    """Whether `node` holds a comprehension `lowered` can write as a loop: one
+    evaluated whenever `node` is, or under an `and`, `or` or `if` (_branches_lower)."""
+    return (isinstance(node, ast.Comprehension) or _branches_lower(node)
+            or any(map(_lowers, _evaluated_first(node))))
+
+
+def _branches_lower(node) -> bool:
+    """An `and`, `or` or `if` with a comprehension to lower in a part it may skip."""
+    if isinstance(node, (ast.And, ast.Or)):
+        return any(map(_lowers, node.items[1:]))
+    if isinstance(node, ast.IfExp):
+        return _lowers(node.then) or _lowers(node.orelse)
+    return False
 
 
 def _closure_only(node) -> bool:

@@ -185,12 +185,14 @@ class Compiler:
                 self._call_pc = pc
                 self._add(lines, pcs, [pad + line for line in self._quiet_call(stmt.call, scope)], pc)
                 return pc + 1
-            self._add(lines, pcs, [pad + source.source(stmt.call, scope)], pc)
+            first, call = source.lowered(stmt.call, scope)
+            self._add(lines, pcs, [pad + line for line in first + [call]], pc)
             return pc + 1
         if rule == "pass_":
             return pc
         if rule == "return_":
-            value = source.source(stmt.value, scope) if stmt.value is not None else "None"
+            first, value = source.lowered(stmt.value, scope) if stmt.value is not None else ([], "None")
+            self._add(lines, pcs, [pad + line for line in first], pc)
             if self._in_quiet:
                 self._add(lines, pcs, [f"{pad}return {value}"], pc)
             else:   # as return_'s instruction: the value to the caller, the block ended
@@ -201,7 +203,8 @@ class Compiler:
                                        f"{pad}return"], pc)
             return pc + 1
         if rule == "if_stmt":
-            self._add(lines, pcs, [f"{pad}if {source.source(stmt.cond, scope)}:", f"{pad}    pass"], pc)
+            first, cond = source.lowered(stmt.cond, scope)
+            self._add(lines, pcs, [pad + line for line in first] + [f"{pad}if {cond}:", f"{pad}    pass"], pc)
             if self._never(stmt.cond):   # a body that never runs: its instructions skipped
                 after = self._spans[id(stmt.body[-1])][1] if stmt.body else pc + 1
             else:
@@ -255,17 +258,19 @@ class Compiler:
             self._loops.pop()
         suspends = self._suspends
         self._suspends = outer or suspends
-        iterable = f"list(_items(st, {source.source(stmt.iter, scope)}))"
+        first, iterable = source.lowered(stmt.iter, scope)
+        first, iterable = [pad + line for line in first], f"list(_items(st, {iterable}))"
         if suspends:
-            self._add(lines, pcs, [f"{pad}env[{key}] = None", f"{pad}{items} = {iterable}",
+            self._add(lines, pcs, [f"{pad}env[{key}] = None", *first, f"{pad}{items} = {iterable}",
                                    f"{pad}{index} = 0", f"{pad}for {var} in {items}:",
                                    f"{pad}    {index} += 1"], pc)
         else:
-            self._add(lines, pcs, [f"{pad}for {var} in {iterable}:"], pc)
+            self._add(lines, pcs, first + [f"{pad}for {var} in {iterable}:"], pc)
         self._add(lines, pcs, [f"{pad}    env[{source.const(stmt.var)}] = {var}"], pc + 1)
         if getattr(stmt, "where", None) is not None:
-            self._add(lines, pcs, [f"{pad}    if not ({source.source(stmt.where, scope)}):",
-                                   f"{pad}        continue"], pc + 1)
+            first, where = source.lowered(stmt.where, scope)
+            self._add(lines, pcs, [f"{pad}    {line}" for line in first]
+                      + [f"{pad}    if not ({where}):", f"{pad}        continue"], pc + 1)
         lines.extend(body)
         pcs.extend(body_pcs)
         if suspends:
@@ -657,9 +662,11 @@ class Compiler:
         if place is None:
             return None
         lines, where, check = place
-        new = source.source(value, scope)
-        if op is not None:
-            new = source.arith(op, where, f"({new})")
+        if op is None:      # (an update reads its target first: its value is not lowered)
+            first, new = source.lowered(value, scope)
+            lines = lines + first
+        else:
+            new = source.arith(op, where, f"({source.source(value, scope)})")
         return lines + [f"{where} = {check.format(new)}" if check else f"{where} = {new}"]
 
     def call_stmt(self, node, scope):
@@ -685,22 +692,24 @@ class Compiler:
         """`if not cond: jump to cell[0]` as one generated instruction, emitted: the
         test of an if or a while. Returns its pc."""
         source = self._source()
-        target, test = source.fresh("cell", cell), source.source(cond, scope)
-        form = source.statement([f"if not ({test}):", f"    fr.pc = {target}[0]"], f"line {node.line}")
+        target, (first, test) = source.fresh("cell", cell), source.lowered(cond, scope)
+        form = source.statement(first + [f"if not ({test}):", f"    fr.pc = {target}[0]"], f"line {node.line}")
         pc = self.emit(node, form, writes=False)
         if self.straight_lines is not None:
-            self.program.link(pc, self._branch_link(node, test, cell, pc, form))
+            self.program.link(pc, self._branch_link(node, (first, test), cell, pc, form))
         return pc
 
     def _branch_link(self, node, test, cell, pc, plain):
-        """Program.link's maker for the branch at pc: its test, then at once the
-        instruction it leaves for (both lie ahead)."""
+        """Program.link's maker for the branch at pc: its test (lines computing its
+        comprehensions, the test: codegen.lowered), then at once the instruction it
+        leaves for (both lie ahead)."""
         source = self._source()
+        first, test = test
 
         def make(form, go, ahead):
             if form is not plain or not ahead:
                 return None
-            lines, then = [f"if not ({test}):"], []
+            lines, then = first + [f"if not ({test}):"], []
             for way, (at, pad) in enumerate(((cell[0], "    "), (pc + 1, ""))):
                 next_form = go(at)
                 if next_form is None:
