@@ -77,26 +77,28 @@ class Board:
         attributes, arcs and adjacency lists. None for a map of another shape
         (a key that does not name its own q and r), which the general path reads.
         Every game joins its estates anew (thousands of possible ones), so this is
-        a builder for play, not only for set-up."""
-        order, attrs, at, joined = {}, {}, {}, False
-        for i, (cell, info) in enumerate(layout.items()):
-            if cell.__class__ is not str or info.__class__ is not dict:
+        a builder for play, not only for set-up. Far fewer footprints than estates
+        exist (boards of one shape, turned and shifted alike), so a footprint's
+        order and adjacency lists are worked out once (_footprint) and shared:
+        lists handed out are never changed in place."""
+        cells = tuple(layout)
+        shape = _footprints.get(cells)
+        if shape is None:
+            shape = _footprint(layout)
+            if shape is None:
                 return None
-            q, r = info.get("q"), info.get("r")
-            if q.__class__ is not int or r.__class__ is not int or not -_HALF < r < _HALF \
-                    or cell != f"{q},{r}":
+            _bounded_put(_footprints, cells, shape)
+        order, places, nbrs = shape
+        attrs, joined = {}, False
+        for (cell, info), (q, r) in zip(layout.items(), places):
+            if info.__class__ is not dict:
                 return None
-            order[cell] = i
+            iq, ir = info.get("q"), info.get("r")
+            if iq != q or ir != r or iq.__class__ is not int or ir.__class__ is not int:
+                return None
             attrs[cell] = {"board": info.get("board"), "colour": info.get("colour"), "q": q, "r": r}
-            at[q * _WIDTH + r] = cell       # a number for (q, r): cheaper to make and find
-            joined = joined or bool(info.get("joined"))
-        # each cell's neighbours in board order, as sorting gives: cells taken in order
-        nbrs = {cell: [] for cell in order}
-        for key, a in at.items():
-            for step in _STEP_KEYS:
-                b = at.get(key + step)
-                if b is not None:
-                    nbrs[b].append(a)
+            if not joined and info.get("joined"):
+                joined = True
         board = _LayoutBoard.__new__(_LayoutBoard)
         board.name, board.order, board.attrs = "layout", order, attrs
         board.zone_by = ("colour",) if joined else LAYOUT_ZONE_BY
@@ -362,6 +364,33 @@ def _bounded_put(cache: dict, key, value) -> None:
     if len(cache) >= _LAYOUT_CACHE_SIZE:
         del cache[next(iter(cache))]
     cache[key] = value
+
+
+_footprints: dict[tuple, tuple] = {}   # a layout's cells in order -> _footprint's answer
+
+
+def _footprint(layout: dict):
+    """(order, [(q, r)] in order, cell -> its neighbours in board order) of a layout's
+    cells, or None when a key does not name its own q and r (Board.from_layout)."""
+    order, places, at = {}, [], {}
+    for i, (cell, info) in enumerate(layout.items()):
+        if cell.__class__ is not str or info.__class__ is not dict:
+            return None
+        q, r = info.get("q"), info.get("r")
+        if q.__class__ is not int or r.__class__ is not int or not -_HALF < r < _HALF \
+                or cell != f"{q},{r}":
+            return None
+        order[cell] = i
+        places.append((q, r))
+        at[q * _WIDTH + r] = cell       # a number for (q, r): cheaper to make and find
+    # each cell's neighbours in board order, as sorting gives: cells taken in order
+    nbrs = {cell: [] for cell in order}
+    for key, a in at.items():
+        for step in _STEP_KEYS:
+            b = at.get(key + step)
+            if b is not None:
+                nbrs[b].append(a)
+    return order, places, nbrs
 
 
 def layout_decl(layout: dict) -> dict:

@@ -87,17 +87,29 @@ def below(state: int, n: int) -> tuple[int, int]:
 def shuffle(state: int, items: list) -> int:
     """Fisher-Yates in place; returns the new state. The same draws as calling
     `below(state, i + 1)` for i from the last index down, written out in one loop
-    (a deck's shuffle is a hot path: two calls per card cost more than the work)."""
+    (a deck's shuffle is a hot path: two calls per card cost more than the work;
+    every random game shuffles its decks at set-up). Constants are literals (no
+    global look-ups), and a draw is tested against below's limit only when it
+    could fail it: below 2**64 - 2**32 it passes for any list shorter than 2**32."""
+    if len(items) > 1 << 32:
+        return _shuffle_long(state, items)
     for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        limit = MASK - (MASK + 1) % n
-        while True:
-            state = (state + GAMMA) & MASK
-            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-            z ^= z >> 31
-            if z <= limit:
-                break
-        j = z % n
+        state = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        z ^= z >> 31
+        if z > 0xFFFFFFFF00000000:     # maybe over below's limit: draw again as it would
+            limit = MASK - (MASK + 1) % (i + 1)
+            while z > limit:
+                state, z = next_u64(state)
+        j = z % (i + 1)
+        items[i], items[j] = items[j], items[i]
+    return state
+
+
+def _shuffle_long(state: int, items: list) -> int:
+    """shuffle's draws for a list of 2**32 items or more, `below` by `below`."""
+    for i in range(len(items) - 1, 0, -1):
+        state, j = below(state, i + 1)
         items[i], items[j] = items[j], items[i]
     return state
