@@ -415,6 +415,7 @@ def join_hex_boards(parts, zones_cross_boards: bool = False) -> dict:
     `turns` x 60 degrees clockwise about 0,0, shifted by (dq, dr) and gathered into
     one layout. Two cells on one hex is a ValueError."""
     layout: dict[str, dict] = {}
+    attrs: dict[str, dict] | None = {}      # its Board's attributes, while every board is hexes
     for board, name, dq, dr, *turns in parts:
         cells = board.hex_cells(turns[0] % 6 if turns else 0)
         if cells is not None:   # the usual case: a board of hex cells alone
@@ -427,7 +428,10 @@ def join_hex_boards(parts, zones_cross_boards: bool = False) -> dict:
                 layout[cell] = {"colour": colour, "board": name, "q": q, "r": r}
                 if zones_cross_boards:
                     layout[cell]["joined"] = True
+                if attrs is not None:
+                    attrs[cell] = {"board": name, "colour": colour, "q": q, "r": r}
             continue
+        attrs = None
         for node in board.nodes():
             q, r = board.attr(node, "q"), board.attr(node, "r")
             if q is None or r is None:
@@ -441,4 +445,24 @@ def join_hex_boards(parts, zones_cross_boards: bool = False) -> dict:
                             "q": q + dq, "r": r + dr}
             if zones_cross_boards:
                 layout[cell]["joined"] = True
+    if attrs is not None:
+        _board_ready(layout, attrs, bool(zones_cross_boards and layout))
     return layout
+
+
+def _board_ready(layout: dict, attrs: dict, joined: bool) -> None:
+    """Make the Board of a layout just joined, as Board.from_layout would, and note it
+    for layout_board: a joined layout is asked about as a board in play, and its
+    attributes are at hand here (no second walk of its cells, no content key)."""
+    cells = tuple(layout)
+    shape = _footprints.get(cells)
+    if shape is None:
+        shape = _footprint(layout)
+        if shape is None:       # not one number per cell: layout_board's general path
+            return
+        _bounded_put(_footprints, cells, shape)
+    board = _LayoutBoard.__new__(_LayoutBoard)
+    board.name, board.order, board.attrs = "layout", shape[0], attrs
+    board.zone_by = ("colour",) if joined else LAYOUT_ZONE_BY
+    board._symmetric, board._nodes, board._succ = True, list(shape[0]), shape[2]
+    _bounded_put(_layout_boards, id(layout), (layout, board))

@@ -28,6 +28,7 @@ def transcript(game, players, seed, fresh_layouts=False) -> list:
     if fresh_layouts:
         boards._layout_boards.clear()
         boards._boards_by_content.clear()
+        boards._footprints.clear()
     st, rng, out = game.new_state(players, seed), random.Random(seed), []
     while not st.is_terminal():
         options = st.legal_actions()
