@@ -252,14 +252,27 @@ class ExpressionSource:
                 cond = f" if {self.source(when, scope | {var})}" if when is not None else ""
                 source = f"[{value} {walk.format(value)}{cond}]"
                 parts = (player, value, f"{walk.format(value)}{cond}")
+            loops = self._candidate_loops(var, items, when, scope) if self._may_lower(items, when) else None
         finally:
             self.locals, self.has_env = saved, True
         code = compile(f"lambda st, {player}: {source}", f"<rulespec candidates {self.counter}>", "eval")
         found = eval(code, self.ns)  # noqa: S307 — source built only from generated identifiers
-        # its source, for compile.py's turn_options to fuse a turn's actions into one function:
+        # its source, for game.py's turn_options to fuse a turn's actions into one function:
         # (player name, value name or None, `for ... if ...` tail or the `when` test or None)
-        found.parts = parts
+        found.parts, found.loops = parts, loops
         return found
+
+    def _candidate_loops(self, var, items, when, scope):
+        """(lines, item): the candidates as statements (their comprehensions as loops,
+        `lowered`) ending in a `for` or `if` whose body the caller ends with what it
+        does with each `item` (game.py's _fused appends it to its one list). None
+        without a `when` or `for` (nothing to lower)."""
+        if var is not None:
+            return self._loop(None, var, items, when, None, scope)
+        if when is None:
+            return None
+        lines, test = self.lowered(when, scope)
+        return lines + [f"if {test}:"], "None"
 
     # ------------------------------------------------------------ lowering
     def lowered(self, node, scope):
@@ -361,10 +374,11 @@ class ExpressionSource:
             lines += [pad + line for line in first + [f"{result} = {value}"]]
         return lines, f"(not not {result})"    # the DSL's and/or give true or false
 
-    def _loop(self, result, var, items, cond, elt, scope) -> list:
+    def _loop(self, result, var, items, cond, elt, scope):
         """Lines leaving in `result` the list `[elt for var in items if cond]` (elt
         None: var itself), walked as `walk` walks it: the iterable first, then each
-        item's test, then its element, each lowered in its turn."""
+        item's test, then its element, each lowered in its turn. `result` None:
+        (lines, element), the loop's body left for the caller to end (no list)."""
         lines, x = self.lowered(items, scope)
         value = self.fresh("v")
         if self.kind(items) != "zone":
@@ -377,7 +391,7 @@ class ExpressionSource:
                 lines.append(f"{one} = {x}")
                 x = one
             head = f"for {value} in ([*st.zones[{x}]] if {x}.__class__ is _Zone else _items(st, {x})):"
-        lines += [f"{result} = []", head]
+        lines += [f"{result} = []"] * (result is not None) + [head]
         saved = self.locals.get(var)
         self.locals[var] = value
         inner = scope | {var}
@@ -387,13 +401,14 @@ class ExpressionSource:
                 test_lines, test = self.lowered(cond, inner)
                 body += test_lines + [f"if not ({test}):", "    continue"]
             elt_lines, item = self.lowered(elt, inner) if elt is not None else ([], value)
-            body += elt_lines + [f"{result}.append({item})"]
+            body += elt_lines + [f"{result}.append({item})"] * (result is not None)
         finally:
             if saved is None:
                 del self.locals[var]
             else:
                 self.locals[var] = saved
-        return lines + ["    " + line for line in body]
+        lines += ["    " + line for line in body]
+        return lines if result is not None else (lines, item)
 
     def _define(self, head, body, filename):
         """The function `head` + `body` (lines, indented here), compiled under `filename`."""

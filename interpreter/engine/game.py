@@ -513,6 +513,12 @@ class Game:
             action = self.actions[name]
             player, value, tail = _parts(action)
             players.append(player or "_turn_p")
+            loops = getattr(action.candidates, "loops", None)
+            if loops is not None:   # as loops (codegen.lowered): no comprehension's frame
+                lines += [f"_turn_values += [{', '.join(run)}]"] * bool(run)
+                lines += self._looped(name, action, loops, marks)
+                run = []
+                continue
             if value is not None:
                 found = f"[{value} {tail}]"
                 pairs = f"*[({name!r}, {value}) {tail}]"
@@ -530,7 +536,7 @@ class Game:
                       f"_turn_values += [({name!r}, _turn_v) for _turn_v in {mark}]"]
             marks.append(f"(_turn_at{len(marks)}, {name!r}, {mark})")
             run = []
-        lines.append(f"_turn_values += [{', '.join(run)}]")
+        lines += [f"_turn_values += [{', '.join(run)}]"] * bool(run)
         body = "\n    ".join([f"{' = '.join(players)} = _turn_player", "_turn_values = []", *lines,
                                f"return _turn_values, ({''.join(m + ', ' for m in marks)})"])
         source = f"def _turn_options(st, _turn_player):\n    {body}\n"
@@ -538,6 +544,21 @@ class Game:
         exec(compile(source, f"<rulespec turn options {' '.join(names)}>", "exec"),  # noqa: S102 — generated names only
              space, local)
         return local["_turn_options"]
+
+    @staticmethod
+    def _looped(name, action, loops, marks) -> list:
+        """_fused's lines for one action whose candidates are loops (lines ending in
+        a `for` or `if`, and the value it binds): each value appended to the one
+        list as (action, value), and to a list of its own when its label reads
+        the state (a mark in `marks`, as for a comprehension)."""
+        first, item = loops
+        add = [f"_turn_values.append(({name!r}, {item}))"]
+        if action.stateless_label:
+            return first + ["    " + line for line in add]
+        n = len(marks)
+        marks.append(f"(_turn_at{n}, {name!r}, _turn_found{n})")
+        return [f"_turn_found{n} = []", f"_turn_at{n} = len(_turn_values)", *first,
+                *("    " + line for line in [f"_turn_found{n}.append({item})", *add])]
 
     def seat_name(self, seat: int) -> str:
         return self.player_names[seat] if seat < len(self.player_names) else f"P{seat + 1}"

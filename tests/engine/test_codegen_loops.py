@@ -166,3 +166,74 @@ def test_games_are_the_same_with_and_without_loops(spec, monkeypatch):
     for seed in range(3):
         players = loops.min_players + seed
         assert transcript(loops, players, seed) == transcript(comprehensions, players, seed)
+
+
+TURN = '''game: Turns
+players: {min: 2, max: 2}
+cards:
+  tile:
+    in: bag
+    attrs: {colour: red}
+    list:
+      - {name: a, colour: red}
+      - {name: b, colour: blue}
+      - {name: c}
+zones:
+  bag: {visibility: public}
+globals:
+  bad: {start: 0}
+actions:
+  plain:
+    do: "bad = 1"
+  pick:
+    for: t in [u for u in bag if u != "c"]
+    when: count([v for v in bag if v.colour == t.colour]) > 0
+    label: '"pick " + t + " " + text(count(bag))'
+    do: "bad = 2"
+  check:
+    when: count([v for v in bag if v.colour == "red"]) > 1
+    do: "bad = 3"
+  broken:
+    for: t in bag
+    when: t.colour == "red" and count([v for v in BROKEN]) > 0
+    do: "bad = 4"
+flow: |
+  turn 1 until done: plain, pick, check, broken
+scoring:
+  score: "bad"
+'''
+
+
+@pytest.mark.parametrize("broken", ["bag", "[bag, bag][5]"])
+def test_a_turns_options_as_loops_are_the_same_options_or_the_same_error(broken, monkeypatch):
+    """The fused turn options (game.turn_options) as loops: the same (action, value)
+    pairs and labels, and the same error said at the same action, with its meter."""
+    loops, comprehensions = games(monkeypatch, path="turns.yaml", text=TURN.replace("BROKEN", broken))
+    seen = []
+    for game in (loops, comprehensions):
+        try:
+            st = game.new_state(2, 0)
+            options = st.legal_actions()
+            seen.append(("options", st.pending.values, [o.label for o in options], game.meter[0]))
+        except RulespecError as e:
+            seen.append(("error", str(e)))
+    assert seen[0] == seen[1]
+    assert seen[0][0] == ("options" if broken == "bag" else "error")
+
+
+def test_a_turns_options_are_written_as_loops():
+    import builtins
+    import interpreter.engine.game as game_module
+    sources = []
+    real = builtins.compile
+
+    def spy(source, *args, **kwargs):
+        sources.append(source)
+        return real(source, *args, **kwargs)
+    game_module.compile = spy
+    try:
+        load_game("turns.yaml", text=TURN.replace("BROKEN", "bag")).new_state(2, 0)
+    finally:
+        del game_module.compile
+    fused = [s for s in sources if isinstance(s, str) and s.startswith("def _turn_options(")]
+    assert len(fused) == 1 and not _comprehensions(fused[0])
