@@ -410,6 +410,24 @@ def turn_hex(q: int, r: int, turns: int) -> tuple[int, int]:
     return q, r
 
 
+_placed: dict[tuple, list] = {}    # (board, turns, dq, dr) -> _placed_cells' answer
+
+
+def _placed_cells(board: Board, turns: int, dq: int, dr: int):
+    """[(cell name, q, r, colour)] of a hex board turned and shifted, in board
+    order, or None for a board not of hex cells alone. A game joins a few boards
+    in a few places again and again, so each placing is worked out once."""
+    key = (board, turns, dq, dr)
+    cells = _placed.get(key)
+    if cells is None:
+        hexes = board.hex_cells(turns)
+        if hexes is None:
+            return None
+        cells = [(f"{q + dq},{r + dr}", q + dq, r + dr, colour) for q, r, colour in hexes]
+        _bounded_put(_placed, key, cells)
+    return cells
+
+
 def join_hex_boards(parts, zones_cross_boards: bool = False) -> dict:
     """parts: (board, board name, dq, dr[, turns]) each; every board's cells turned
     `turns` x 60 degrees clockwise about 0,0, shifted by (dq, dr) and gathered into
@@ -417,17 +435,16 @@ def join_hex_boards(parts, zones_cross_boards: bool = False) -> dict:
     layout: dict[str, dict] = {}
     attrs: dict[str, dict] | None = {}      # its Board's attributes, while every board is hexes
     for board, name, dq, dr, *turns in parts:
-        cells = board.hex_cells(turns[0] % 6 if turns else 0)
+        cells = _placed_cells(board, turns[0] % 6 if turns else 0, dq, dr)
         if cells is not None:   # the usual case: a board of hex cells alone
-            for q, r, colour in cells:
-                q, r = q + dq, r + dr
-                cell = f"{q},{r}"
+            for cell, q, r, colour in cells:
                 if cell in layout:
                     raise ValueError(f"boards '{layout[cell]['board']}' and '{name}' would both "
                                      f"cover hex {cell}")
-                layout[cell] = {"colour": colour, "board": name, "q": q, "r": r}
                 if zones_cross_boards:
-                    layout[cell]["joined"] = True
+                    layout[cell] = {"colour": colour, "board": name, "q": q, "r": r, "joined": True}
+                else:
+                    layout[cell] = {"colour": colour, "board": name, "q": q, "r": r}
                 if attrs is not None:
                     attrs[cell] = {"board": name, "colour": colour, "q": q, "r": r}
             continue

@@ -339,7 +339,10 @@ def find(st, zone, name):
     if len(held) > 8 and name.__class__ is str:
         # a long zone (a deal finds each of 120 tiles in a box of 140) is scanned
         # in C, for the first card in the set of those of the name
-        return next(filter(_called(cards, st.game.cards_by_name, name).__contains__, held), None)
+        known = _CALLED.get(id(cards))     # _called, inline: a deal finds every card
+        ids = known[1].get(name, _NONE) if known is not None and known[0] is cards else \
+            _called(cards, st.game.cards_by_name, name)
+        return next(filter(ids.__contains__, held), None)
     for c in held:
         if cards[c]["name"] == name:
             return c

@@ -29,6 +29,7 @@ def transcript(game, players, seed, fresh_layouts=False) -> list:
         boards._layout_boards.clear()
         boards._boards_by_content.clear()
         boards._footprints.clear()
+        boards._placed.clear()
     st, rng, out = game.new_state(players, seed), random.Random(seed), []
     while not st.is_terminal():
         options = st.legal_actions()
