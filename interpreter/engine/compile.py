@@ -314,8 +314,12 @@ class Compiler:
         result = source.fresh("r")
         tail = [f"if {result} is not {source.fresh('nothing', NOTHING)}:",
                 f"    env[{source.const(RET)}] = {result}"]
+        # whether an action or trigger is known to run beneath the call, though not
+        # on the stack (a quiet action's function): its end checks wait (quiet_exit)
+        inside = "True" if (self._quiet_key or "").startswith("action:") else (
+            "inside" if self._quiet_key else "False")
         if call.func not in self.asking:
-            return [f"{result} = {name}(st, {{{args}}}, False)"] + tail
+            return [f"{result} = {name}(st, {{{args}}}, False, {inside})"] + tail
         # it may stop at a decision: the caller's frame goes on after the call (pc + 1)
         self._suspends = True
         key, pc = self._quiet_key, self._call_pc
@@ -325,7 +329,7 @@ class Compiler:
                     f"    return {result}"]
         else:
             stop = [f"    fr.pc = {pc + 1}", f"    st.stack.extend(reversed({result}))", "    return"]
-        return [f"{result} = {name}(st, {{{args}}}, {secret})",
+        return [f"{result} = {name}(st, {{{args}}}, {secret}, {inside})",
                 f"if {result}.__class__ is {source.fresh('Suspended', Suspended)}:"] + self._stop_lines() + stop + tail
 
     def _quiet_assign(self, stmt, scope, pc, pad, lines, pcs) -> int:
@@ -452,8 +456,9 @@ class Compiler:
 
     def _quiet_function(self, key, ident, body, scope) -> None:
         """The whole body of quiet procedure or action `key` ("proc:NAME") as a
-        generated function f(state, env, secret) (secret: its frame's, see Frame),
-        bound under `ident`. It returns what its `return` gives, NOTHING when it ends
+        generated function f(state, env, secret, inside) (secret: its frame's, see
+        Frame; inside: an action's or trigger's function runs beneath it, which the
+        stack does not show, see quiet_exit), bound under `ident`. It returns what its `return` gives, NOTHING when it ends
         without one. Its lines stand for the instructions of the key's program as
         `_lines` counts them (block checks the count as it compiles)."""
         lines, pcs = [], []
@@ -461,7 +466,7 @@ class Compiler:
         self._body(body, scope, 0, 0, lines, pcs)
         source = self._source()
         nothing = source.fresh("nothing", NOTHING)
-        text = "\n".join([f"def {ident}(st, env, secret):"] + ["    " + line for line in lines]
+        text = "\n".join([f"def {ident}(st, env, secret, inside):"] + ["    " + line for line in lines]
                          + [f"    return {nothing}"])
         code = compile(text, f"<rulespec {key}>", "exec")
         exec(code, source.ns)  # noqa: S102 — source built only from generated identifiers
@@ -1087,7 +1092,7 @@ def _direct_turn(decide, key, game, functions, until_done):
         action = game.actions[name]
         st.fired[action.key] = st.fired.get(action.key, 0) + 1
         local = {"player": player, action.var: bound} if action.var else {"player": player}
-        result = functions[name](st, local, fr.secret or bool(env.get("$secret")))
+        result = functions[name](st, local, fr.secret or bool(env.get("$secret")), True)
         if result.__class__ is Suspended:
             if not until_done:   # come back to end the turn when the action is over
                 env[key] = [player, True]

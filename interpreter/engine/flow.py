@@ -562,12 +562,14 @@ class GameEnded(Exception):
 
 def quiet_exit(fn, checks):
     """Quiet procedure function `fn` with the end conditions its frame's end would
-    check (Program.exit_checks), checked where the frame's end would check them."""
-    def call(st, env, secret):
-        result = fn(st, env, secret)
+    check (Program.exit_checks), checked where the frame's end would check them:
+    not while an action or trigger runs beneath it, on the stack or, `inside`, as a
+    quiet action's function (compile.py) that called it."""
+    def call(st, env, secret, inside):
+        result = fn(st, env, secret, inside)
         if result.__class__ is Suspended:   # its frame is not over
             return result
-        if not st.staged and not st.over and _at_boundary(st.game.programs, st.stack):
+        if not inside and not st.staged and not st.over and _at_boundary(st.game.programs, st.stack):
             _check_end(st, checks, None)
             if st.over:
                 raise GameEnded

@@ -289,3 +289,60 @@ def test_a_fault_where_an_instruction_goes_on_into_the_next_is_placed_at_its_sta
         messages.append(str(caught.value))
     assert messages[0] == messages[1]
     assert f"faulty.yaml:{line}:" in messages[0], messages[0]
+
+
+INSIDE_SPEC = '''game: Inside
+players: {min: 2, max: 2}
+globals:
+  x: {start: 0}
+per_player:
+  wins: {start: 0}
+procedures:
+  bump:
+    do: |
+      x = 5
+  deeper:
+    do: |
+      bump()
+flow: |
+  for r in range(3):
+      for p in players:
+          turn p: a, b, c
+  bump()
+  x = 1
+  turn first(players): a
+  end game "done"
+actions:
+  a:
+    do: |
+      bump()
+      x = 0
+      player.wins += 1
+  b:
+    do: |
+      deeper()
+      x = 0
+      player.wins += 2
+  c:
+    do: |
+      pass
+end:
+  five: {when: "x == 5"}
+scoring:
+  score: p.wins
+'''
+
+
+def test_a_quiet_procedure_inside_a_quiet_action_checks_no_end_condition(monkeypatch):
+    """A quiet procedure called (directly or through another) by a quiet action's
+    function is part of that action: the end conditions are checked when the action
+    is over, as frame by frame, not at the procedure's end (where `x == 5` holds for
+    a moment); one called from the flow is checked at its end."""
+    results = []
+    for switch in (True, False):
+        monkeypatch.setattr(Game, "straight", switch)
+        game = load_game("inside.yaml", text=INSIDE_SPEC)
+        results.append([transcript(game, 2, seed) for seed in range(3)])
+    assert results[0] == results[1]
+    assert all('"ended_by":"five"' in game[-1][1] for game in results[0])
+    assert all(len(game) > 6 for game in results[0])
