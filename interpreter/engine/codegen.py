@@ -27,6 +27,16 @@ comprehension's iterable, where Python allows no assignment, by a loop of one.
 Small spec functions are written out at their calls (`inline_function`).
 `ExpressionSource.by_kinds = False` turns all of this off, for the test that
 compares games with and without it (tests/engine/test_codegen_kinds.py).
+
+A value proven of its class by how it is made (`proof`) needs no test: a zone's
+walk gives card ids (every card is in one zone, and a zone holds nothing else),
+players' walk seats, a constant is what it is, a seat's player zone a zone. A
+spec function whose body tests a parameter for a seat or a card more than once
+(or in a loop) is written twice: once for a parameter proven so by one test at
+its entry, once as before for any other value (`_entry_guard`); a turn's options
+likewise for a player that is a seat (`candidates`, game.py's _fused). The value,
+the error and its words stay those of the general way. `by_proofs = False`
+turns proofs off, for the test that compares games with and without them.
 """
 from __future__ import annotations
 
@@ -50,6 +60,9 @@ _CLASS = {"list": "list", "map": "dict", "zone": "_Zone"}
 # a value whose reading can neither fail nor change anything: a local or a constant
 _CHEAP = re.compile(r"_[vakw]\d+|_pl\d+")
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
+# a proof (ExpressionSource.proof) -> the class a test of the value would test for
+_PROVEN_CLASS = {"card": "str", "seat": "_Seat", "zone": "_Zone", "dict": "dict", "list": "list"}
+_PROOF_OF_CLASS = {Zone: "zone", dict: "dict", list: "list"}
 # builtin of one argument -> (the test of its usual case, its value then), inline
 # (name() and kind() read their card attribute's table: see card_table)
 _INLINE = {
@@ -73,6 +86,9 @@ class ExpressionSource:
     # Comprehensions at statement level written as loops (`lowered`); off only where
     # a test compares games with them and without them (and with by_kinds off).
     by_loops = True
+    # Values proven of their class (`proof`) read with no test of it; off only where a
+    # test compares games with them and without them.
+    by_proofs = True
 
     def __init__(self, compiler):
         self.compiler = compiler
@@ -101,6 +117,11 @@ class ExpressionSource:
         self.has_env = True         # whether the code being written has `env` in scope
         self.in_iterable = 0        # >0 while writing a comprehension's iterable (no := there)
         self.hoisted: dict = {}     # id(node) -> the local its value was computed into (lowered)
+        # generated identifier -> what its value surely is, by how it was made, not by a
+        # guess ("card": a card's id, from a zone's walk; "seat": from players' walk or a
+        # parameter's test at entry; "zone"): its reads need no test (see `proof`)
+        self.proven: dict = {}
+        self.walked = None          # what the items of the last `walk` are proven to be
         n = self.names
         # keys a map value can have: a constant map's, an auction result's, a layout cell's
         self._map_keys = ({str(k) for v in n.constants.values() if isinstance(v, dict) for k in v}
@@ -133,9 +154,15 @@ class ExpressionSource:
             self.has_env = False
             try:
                 lines, source = self.lowered(node, scope)
+                guard, fast = self._entry_guard(node, scope, idents, lines, source)
             finally:
                 self.locals, self.has_env = saved, True
             signature = f"st{''.join(', ' + i for i in idents)}"
+            if guard is not None and not lines and not fast[0]:
+                source = f"({fast[1]} if {guard} else {source})"
+            elif guard is not None:
+                lines = ([f"if {guard}:"] + ["    " + line for line in fast[0] + [f"return {fast[1]}"]]
+                         + lines)
             if lines:   # its comprehensions as loops: a def
                 fn = self._define(f"def _fn({signature}):", lines + [f"return {source}"],
                                   f"<rulespec function {name}>")
@@ -145,6 +172,34 @@ class ExpressionSource:
         self.ns[self._function_idents[name]] = fn
         self._note_inlinable(name, node, scope)
         return fn
+
+    def _entry_guard(self, node, scope, idents, lines, source):
+        """(test, (lines, expression)) or (None, None): a spec function's body written
+        again for parameters proven seats or cards by one test at its entry (the
+        body's own reads of them then test nothing), where the body (`lines`,
+        `source`) tests a parameter's class more than once or in a loop. Only a
+        parameter the kinds make a seat or a card (the body tests it for that
+        class and no other) is tested; any other value takes the body as it is."""
+        if not (self.by_kinds and self.by_proofs):
+            return None, None
+        text = "\n".join(lines + [source])
+        proofs, tests = {}, 0
+        for i in idents:
+            seat, card = text.count(f"{i}.__class__ is _Seat"), text.count(f"{i}.__class__ is str and {i} in ")
+            if bool(seat) != bool(card):
+                proofs[i] = "seat" if seat else "card"
+                tests += seat + card
+        if not proofs or tests < 2 and not any(line.startswith("for ") for line in lines):
+            return None, None
+        self.proven.update(proofs)
+        try:
+            fast = self.lowered(node, scope)
+        finally:
+            for i in proofs:
+                del self.proven[i]
+        guard = " and ".join(f"{i}.__class__ is _Seat" if proof == "seat"
+                             else f"{i}.__class__ is str and {i} in _CARDS" for i, proof in proofs.items())
+        return guard, fast
 
     def inline_function(self, name, args):
         """A call of a small spec function as its body, written where it is called:
@@ -241,26 +296,42 @@ class ExpressionSource:
         saved = dict(self.locals)
         self.locals["player"] = player = self.fresh("pl")
         self.has_env = False
+        seat = None
         try:
-            if var is None:
-                test = self.source(when, scope) if when is not None else None
-                source = "[None]" if when is None else f"([None] if {test} else [])"
-                parts = (player, None, test)
-            else:
-                walk = self.walk(items, scope)
-                self.locals[var] = value = self.fresh("v")
-                cond = f" if {self.source(when, scope | {var})}" if when is not None else ""
-                source = f"[{value} {walk.format(value)}{cond}]"
-                parts = (player, value, f"{walk.format(value)}{cond}")
-            loops = self._candidate_loops(var, items, when, scope) if self._may_lower(items, when) else None
+            source, parts, loops = self._candidate_source(var, items, when, scope, player)
+            if self.by_kinds and self.by_proofs and f"{player}.__class__ is _Seat" in repr((source, loops)):
+                # written again for a player proven a seat by one test (the usual case)
+                self.proven[player] = "seat"
+                try:
+                    fast, *seat = self._candidate_source(var, items, when, scope, player)
+                finally:
+                    del self.proven[player]
+                source = f"({fast} if {player}.__class__ is _Seat else {source})"
         finally:
             self.locals, self.has_env = saved, True
         code = compile(f"lambda st, {player}: {source}", f"<rulespec candidates {self.counter}>", "eval")
         found = eval(code, self.ns)  # noqa: S307 — source built only from generated identifiers
         # its source, for game.py's turn_options to fuse a turn's actions into one function:
-        # (player name, value name or None, `for ... if ...` tail or the `when` test or None)
-        found.parts, found.loops = parts, loops
+        # (player name, value name or None, `for ... if ...` tail or the `when` test or None);
+        # seat: (parts, loops) for a player that is a seat, or None when they are the same
+        found.parts, found.loops, found.seat = parts, loops, seat
         return found
+
+    def _candidate_source(self, var, items, when, scope, player):
+        """(source of the candidates' list, parts, loops): see `candidates`."""
+        if var is None:
+            test = self.source(when, scope) if when is not None else None
+            source = "[None]" if when is None else f"([None] if {test} else [])"
+            parts = (player, None, test)
+        else:
+            walk = self.walk(items, scope)
+            self.locals[var] = value = self.fresh("v")
+            self._prove(value, self.walked)
+            cond = f" if {self.source(when, scope | {var})}" if when is not None else ""
+            source = f"[{value} {walk.format(value)}{cond}]"
+            parts = (player, value, f"{walk.format(value)}{cond}")
+        loops = self._candidate_loops(var, items, when, scope) if self._may_lower(items, when) else None
+        return source, parts, loops
 
     def _candidate_loops(self, var, items, when, scope):
         """(lines, item): the candidates as statements (their comprehensions as loops,
@@ -300,7 +371,9 @@ class ExpressionSource:
                     first, value = self._branches(local, part, scope)
                     lines += first
                 else:
-                    lines.append(f"{local} = {self.source(part, scope)}")
+                    src = self.source(part, scope)
+                    lines.append(f"{local} = {src}")
+                    self._carry(src, local)
                 self.hoisted[id(part)] = value
                 # a part cut into a generated function of its own (SPLIT_DEPTH) is
                 # passed the locals it may read: these too (no spec name has a NUL)
@@ -381,16 +454,14 @@ class ExpressionSource:
         (lines, element), the loop's body left for the caller to end (no list)."""
         lines, x = self.lowered(items, scope)
         value = self.fresh("v")
-        if self.kind(items) != "zone":
-            head = f"for {value} in _items(st, {x}):"
-        elif re.fullmatch(r"_k\d+", x) and isinstance(self.ns[x], Zone):   # a zone named in the spec
-            head = f"for {value} in [*st.zones[{x}]]:"
-        else:
-            if not _SIMPLE.fullmatch(x):
-                one = self.fresh("L")
-                lines.append(f"{one} = {x}")
-                x = one
-            head = f"for {value} in ([*st.zones[{x}]] if {x}.__class__ is _Zone else _items(st, {x})):"
+        head, bind, walked = self._walk_head(items, x)
+        if bind is not None:
+            one = self.fresh("L")
+            lines.append(f"{one} = {x}")
+            self._carry(x, one)
+            head, _, walked = self._walk_head(items, one, bound=True)
+        head = head.format(value) + ":"
+        self._prove(value, walked)
         lines += [f"{result} = []"] * (result is not None) + [head]
         saved = self.locals.get(var)
         self.locals[var] = value
@@ -511,8 +582,12 @@ class ExpressionSource:
         # What `attribute_of` would do, inline for the kinds of value this key can be
         # read from (an `obj` read twice: a cheap one, or one bound once); the general
         # way for the rest, and for its error message. A known kind of `obj` keeps
-        # only its own case: a guess the value belies takes the general way.
-        cases = self._attr_cases(key, k, self.kind(node.obj))
+        # only its own case: a guess the value belies takes the general way. A value
+        # proven of its class (`proof`) keeps only that class's case, with no test of
+        # the class, and none at all where nothing else could fail.
+        cases = self._proven_cases(self._attr_cases(key, k, self.kind(node.obj)), obj, k)
+        if cases and cases[0][0] is None:     # surely this case: its value, no test
+            return cases[0][1].replace("{o}", obj)
         read = self.twice(obj) if cases else None
         if read is None:
             return f"_attr(st, {obj}, {k})"
@@ -525,22 +600,69 @@ class ExpressionSource:
         return general
 
     def _attr_cases(self, key, k, kind) -> list:
-        """(test, value) templates of `{o}.key`'s usual cases, first to try first."""
+        """(class, further test or None, value) templates of `{o}.key`'s usual cases,
+        first to try first; the class is the one `{o}` is tested for."""
         n, cases = self.names, []
         if kind in (None, "seat", "number"):
             if key in n.per_player:
-                cases.append(("{o}.__class__ is _Seat", f"st.pv[{k}][{{o}}]"))
+                cases.append(("_Seat", None, f"st.pv[{k}][{{o}}]"))
             elif key in n.player_zones:
-                cases.append(("{o}.__class__ is _Seat", f"_PZ[{k}][{{o}}]"))
+                cases.append(("_Seat", None, f"_PZ[{k}][{{o}}]"))
         if kind in (None, "card", "text"):
             if key in n.per_card:
-                cases.append(("{o}.__class__ is str and {o} in _CARDS", f"st.cv[{k}][{{o}}]"))
+                cases.append(("str", "{o} in _CARDS", f"st.cv[{k}][{{o}}]"))
             elif key in n.card_attrs or key in CARD_FIELDS:
                 table = self.card_table(key)
-                cases.append((f"{{o}}.__class__ is str and {{o}} in {table}", f"{table}[{{o}}]"))
+                cases.append(("str", f"{{o}} in {table}", f"{table}[{{o}}]"))
         if kind == "map" or kind is None and key in self._map_keys:
-            cases.append((f"{{o}}.__class__ is dict and {k} in {{o}}", f"{{o}}[{k}]"))
+            cases.append(("dict", f"{k} in {{o}}", f"{{o}}[{k}]"))
         return cases
+
+    def _proven_cases(self, cases, obj, k) -> list:
+        """(test or None, value) templates: `cases` as tests of `{o}`'s class, or,
+        for `obj` proven of its class, only that class's case, with what is left to
+        test of it (None: nothing; a card table that every card fills, a constant
+        map's key, are known here)."""
+        proof = self.proof(obj)
+        if proof is None:
+            return [(f"{{o}}.__class__ is {cls}" + (f" and {more}" if more else ""), value)
+                    for cls, more, value in cases]
+        cls = _PROVEN_CLASS[proof]
+        for case_cls, more, value in cases:
+            if case_cls != cls:
+                continue
+            if more is None or more == "{o} in _CARDS":
+                return [(None, value)]
+            table = re.fullmatch(r"\{o\} in (_ca\d+)", more)
+            if table and len(self.ns[table[1]]) == len(self.compiler.game.cards):
+                return [(None, value)]
+            if table and re.fullmatch(r"_k\d+", obj):     # a card named in the spec
+                return [(None, value)] if self.ns[obj] in self.ns[table[1]] else []
+            if proof == "dict" and re.fullmatch(r"_k\d+", obj):    # a constant map
+                return [(None, value)] if self.ns[k] in self.ns[obj] else []
+            return [(more, value)]
+        return []
+
+    def proof(self, src) -> str | None:
+        """What the value of generated source `src` surely is, by how it is made:
+        "card" (a card's id), "seat", "zone", "dict" or "list"; None when not known.
+        Unlike a kind (a guess), a proof needs no test: a zone's walk gives card
+        ids, players' walk seats, a parameter tested once at a function's entry
+        its class, a constant its own."""
+        if not (self.by_kinds and self.by_proofs):
+            return None
+        known = self.proven.get(src)
+        if known is not None:
+            return known
+        if re.fullmatch(r"_k\d+", src):
+            value = self.ns[src]
+            if value.__class__ is str:
+                return "card" if value in self.compiler.game.cards else None
+            return _PROOF_OF_CLASS.get(value.__class__)
+        if src == "st.seats":
+            return "list"
+        seat = re.fullmatch(r"_PZ\[_k\d+\]\[(\w+)\]", src)
+        return "zone" if seat and self.proof(seat[1]) == "seat" else None
 
     def card_table(self, key) -> str:
         """The generated name of {card id: its attribute `key`}, for the cards that have it:
@@ -566,13 +688,26 @@ class ExpressionSource:
         if self.in_iterable:
             return (src, src) if _SIMPLE.fullmatch(src) else None
         w = self.fresh("w")
+        self._carry(src, w)
         return f"({w} := {src})", w
+
+    def _prove(self, local, proof) -> None:
+        if proof is not None:
+            self.proven[local] = proof
+
+    def _carry(self, src, local) -> None:
+        """`local`, assigned `src`, is proven what `src` is."""
+        proof = self.proof(src)
+        if proof is not None:
+            self.proven[local] = proof
 
     def src_index(self, node, scope):
         obj, key = self.source(node.obj, scope), self.source(node.key, scope)
         # a map's or list's item read inline when the checker knows it is one (a zone's
         # goes through _index, which may reveal a card: a chance node)
         cls = _CLASS.get(self.kind(node.obj))
+        if self.proof(obj) in ("dict", "list"):     # no test: what _index does with it
+            return f"{obj}[{key}]"
         read = self.twice(obj) if cls in ("dict", "list") else None
         if read is None:
             return f"_index(st, {obj}, {key})"
@@ -604,6 +739,12 @@ class ExpressionSource:
         elif node.func in ("name", "kind") and inline is not None:
             table = self.card_table(node.func)    # every card has both
             inline = tuple(t.replace("{table}", table) for t in inline)
+        if inline is not None:      # an argument proven of the usual case's class: no test
+            surely = {("count", "zone"): "len(st.zones[{x}])", ("count", "list"): "len({x})",
+                      ("count", "dict"): "len({x})", ("name", "card"): inline[1],
+                      ("kind", "card"): inline[1]}.get((node.func, self.proof(args[0])))
+            if surely is not None:
+                return surely.replace("{x}", args[0])
         read = self.twice(args[0]) if inline is not None else None
         if read is None:
             return general
@@ -624,6 +765,7 @@ class ExpressionSource:
             return self.fallback(node, scope)
         walk = self.walk(node.iter, scope)
         var = self.fresh("v")
+        self._prove(var, self.walked)
         saved = self.locals.get(node.var)
         self.locals[node.var] = var
         try:
@@ -640,17 +782,28 @@ class ExpressionSource:
         """`for {} in ...` over `node`'s items, metered (_items); a zone's cards are
         taken directly when the checker knows `node` is a zone (guarded: anything
         else goes through _items). A zone that is not cheap to read twice is bound
-        by a loop of one (`for _L in (zone,)`): no assignment in an iterable."""
+        by a loop of one (`for _L in (zone,)`): no assignment in an iterable.
+        `walked` is then what each item is proven to be (see `proof`), or None."""
         x = self.iterable(node, scope)
-        if self.kind(node) != "zone":
-            return f"for {{}} in _items(st, {x})"
-        if re.fullmatch(r"_k\d+", x) and isinstance(self.ns[x], Zone):   # a zone named in the spec
-            return f"for {{}} in [*st.zones[{x}]]"
-        prefix = ""
-        if not _SIMPLE.fullmatch(x):
+        head, prefix, self.walked = self._walk_head(node, x)
+        if prefix is not None:
             one = self.fresh("L")
-            prefix, x = f"for {one} in ({x},) ", one
-        return f"{prefix}for {{}} in ([*st.zones[{x}]] if {x}.__class__ is _Zone else _items(st, {x}))"
+            self._carry(x, one)
+            head, _, _ = self._walk_head(node, one, bound=True)
+            return f"for {one} in ({x},) {head}"
+        return head
+
+    def _walk_head(self, node, x, bound=False):
+        """(`for {} in ...` over `x`, node's value; None or "bind" when `x` must be
+        read once first; the items' proof)."""
+        proof = self.proof(x)
+        if proof == "zone":     # a zone surely: its cards, card ids
+            return f"for {{}} in [*st.zones[{x}]]", None, "card"
+        if self.kind(node) != "zone":
+            return f"for {{}} in _items(st, {x})", None, "seat" if x == "st.seats" else None
+        if not (bound or _SIMPLE.fullmatch(x)):
+            return None, "bind", None
+        return f"for {{}} in ([*st.zones[{x}]] if {x}.__class__ is _Zone else _items(st, {x}))", None, None
 
     # ------------------------------------------------------------ operators
     def src_neg(self, node, scope):
@@ -676,6 +829,9 @@ class ExpressionSource:
         """What `in` looks through: `b` itself when the checker knows it is a list or
         a map (guarded), a zone's cards, else _contains. `a` (evaluated first in
         Python's `a in b`) must then be cheap, as the test reads `b` before it."""
+        proof = self.proof(b)
+        if proof in ("zone", "list", "dict"):   # no test of its class
+            return f"st.zones[{b}]" if proof == "zone" else b
         cls = _CLASS.get(self.kind(node))
         read = self.twice(b) if cls is not None and (a is None or _CHEAP.fullmatch(a)) else None
         if read is None:

@@ -507,13 +507,33 @@ class Game:
         """One generated function f(st, player) -> ([(action, value), ...], stateful)
         for the actions `names` (generated candidates, in namespace `space`), in
         their order; stateful: (index of its first option, action, its values) for
-        each action whose label reads the state."""
+        each action whose label reads the state. Where an action's candidates were
+        also written for a player proven a seat (codegen.candidates' `seat`), the
+        function tests the player once and takes those for a seat."""
+        players, lines, marks = self._fused_lines(names, seat=False)
+        done = f"return _turn_values, ({''.join(m + ', ' for m in marks)})"
+        body = [f"{' = '.join(players)} = _turn_player", "_turn_values = []"]
+        if any(getattr(self.actions[n].candidates, "seat", None) for n in names):
+            _, seat_lines, _ = self._fused_lines(names, seat=True)
+            body += ["if _turn_player.__class__ is _Seat:", *("    " + line for line in seat_lines + [done])]
+        body = "\n    ".join(body + lines + [done])
+        source = f"def _turn_options(st, _turn_player):\n    {body}\n"
+        local = {}
+        exec(compile(source, f"<rulespec turn options {' '.join(names)}>", "exec"),  # noqa: S102 — generated names only
+             space, local)
+        return local["_turn_options"]
+
+    def _fused_lines(self, names, seat):
+        """(player names, lines, marks) of _fused's body: the candidates as written
+        for any player, or (seat) for a player proven a seat where they differ."""
         players, lines, run, marks = ["_turn_p"], [], [], []
         for name in names:
             action = self.actions[name]
             player, value, tail = _parts(action)
             players.append(player or "_turn_p")
             loops = getattr(action.candidates, "loops", None)
+            if seat and getattr(action.candidates, "seat", None):
+                (player, value, tail), loops = action.candidates.seat
             if loops is not None:   # as loops (codegen.lowered): no comprehension's frame
                 lines += [f"_turn_values += [{', '.join(run)}]"] * bool(run)
                 lines += self._looped(name, action, loops, marks)
@@ -537,13 +557,7 @@ class Game:
             marks.append(f"(_turn_at{len(marks)}, {name!r}, {mark})")
             run = []
         lines += [f"_turn_values += [{', '.join(run)}]"] * bool(run)
-        body = "\n    ".join([f"{' = '.join(players)} = _turn_player", "_turn_values = []", *lines,
-                               f"return _turn_values, ({''.join(m + ', ' for m in marks)})"])
-        source = f"def _turn_options(st, _turn_player):\n    {body}\n"
-        local = {}
-        exec(compile(source, f"<rulespec turn options {' '.join(names)}>", "exec"),  # noqa: S102 — generated names only
-             space, local)
-        return local["_turn_options"]
+        return players, lines, marks
 
     @staticmethod
     def _looped(name, action, loops, marks) -> list:

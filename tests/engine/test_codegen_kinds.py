@@ -2,6 +2,8 @@
 same games as the general code, and a value the kind did not foresee (a
 scenario step's argument the spec's own calls never pass) takes the general
 way: the same result, or the same error in the same words."""
+import re
+
 import pytest
 
 from interpreter.engine.codegen import ExpressionSource
@@ -145,3 +147,125 @@ scoring:
 '''
     game = load_game("deep.yaml", text=spec)
     assert game.new_state(2, 0).scores() == [1, 1]
+
+
+# ---------------------------------------------------------------- proofs
+# Values proven of their class by how they are made (codegen.py `proof`): a zone's
+# walk gives card ids, players' walk seats, a parameter tested once at a function's
+# entry (or a turn's player at its options' entry) its class, a constant its own.
+# Their reads test nothing; any other value takes the body written as before.
+PROVEN = '''game: Proofs
+players: {min: 2, max: 2}
+cards:
+  tile:
+    in: bag
+    attrs: {colour: red, worth: 1}
+    list:
+      - {name: a, colour: red, worth: 2}
+      - {name: b, colour: blue}
+      - {name: c, shade: dark}
+zones:
+  bag: {visibility: public}
+player_zones:
+  hand: {visibility: public}
+constants:
+  prices: {red: 1, blue: 2}
+  steps: [1, 2, 3]
+per_player:
+  coins: {start: 3}
+per_card:
+  marked: {start: false}
+globals:
+  total: {start: 0}
+functions:
+  rich: {params: [p], expr: "p.coins + count(p.hand) + p.coins"}
+  hand_worth: {params: [p], expr: "sum([t.worth for t in p.hand if t.colour == 'red']) + p.coins"}
+  dark: {params: [t], expr: "t.shade == 'dark' or t.marked or t.shade == 'light'"}
+  worth_of: {params: [t], expr: "t.worth * 2 + t.worth + (1 if t.marked else 0)"}
+  shades: {params: [z], expr: "[t.shade for t in z if t.worth > 0 and name(t) == 'c' and t.shade != 'x']"}
+  priced: {params: [], expr: "prices.red + prices['blue'] + steps[1] + count(steps) + (1 if 'a' in bag else 0)"}
+  missing: {params: [k], expr: "prices[k] + steps[k]"}
+  seats: {params: [], expr: "[q.coins + count(q.hand) for q in players]"}
+actions:
+  take:
+    for: t in bag
+    when: t.colour == "red" and player.coins > count(player.hand) and not t.marked
+    do: "move(t, player.hand)"
+  mark:
+    for: t in player.hand
+    when: t.worth > 0 and player.coins > 0
+    do: "t.marked = true"
+  stop:
+    when: "player.coins > 0 and count(player.hand) >= 0"
+    do: "player.coins -= 1"
+flow: |
+  total = rich(players[0]) + hand_worth(players[1]) + worth_of("a") + count(shades(bag)) + priced() + sum(seats())
+  while total < 40:
+      turn players[0]: take, mark, stop
+      total += 1 + (1 if dark("c") else 0)
+scoring:
+  score: "total + hand_worth(p)"
+'''
+
+PROVEN_STEPS = ["rich(players[1])", "rich(1)", "rich(7)", 'rich("a")', "rich([1])",
+                "hand_worth(players[0])", "hand_worth(0)", 'hand_worth("a")', "hand_worth(none)",
+                'dark("a")', 'dark("c")', 'dark("nowhere")', "dark(3)", "dark(players[0])", "dark(bag)",
+                'worth_of("a")', 'worth_of("b")', 'worth_of("c")', 'worth_of("x")', "worth_of(2)",
+                "worth_of([1])", "shades(bag)", "shades(hand)", "priced()", 'missing("red")', 'missing("green")', "missing(1)",
+                "missing(5)", "seats()"]
+
+
+def games_with_proofs(monkeypatch, **kwargs):
+    fast = load_game(**kwargs)
+    monkeypatch.setattr(ExpressionSource, "by_proofs", False)
+    slow = load_game(**kwargs)
+    monkeypatch.undo()
+    return fast, slow
+
+
+def test_the_spec_plays_alike_with_and_without_proofs(monkeypatch):
+    fast, slow = games_with_proofs(monkeypatch, path="proofs.yaml", text=PROVEN)
+    assert transcript(fast, 2, 0) == transcript(slow, 2, 0)
+
+
+@pytest.mark.parametrize("step", PROVEN_STEPS)
+def test_a_value_not_proven_takes_the_body_as_before(step, monkeypatch):
+    fast, slow = games_with_proofs(monkeypatch, path="proofs.yaml", text=PROVEN)
+    first = outcome(fast, step)
+    monkeypatch.setattr(ExpressionSource, "by_proofs", False)   # the step compiles as it runs
+    assert first == outcome(slow, step)
+
+
+def test_proven_values_are_read_with_no_test():
+    """The sources: a parameter tested once at entry, a zone's cards read from a
+    full card table with no test, a partial one with its key's test only, a
+    turn's options written again for a seat."""
+    import builtins
+    import interpreter.engine.codegen as codegen
+    import interpreter.engine.game as game_module
+    sources = []
+    real = builtins.compile
+
+    def spy(source, *args, **kwargs):
+        sources.append(source)
+        return real(source, *args, **kwargs)
+    codegen.compile = game_module.compile = spy
+    try:
+        load_game("proofs.yaml", text=PROVEN).new_state(2, 0)
+    finally:
+        del codegen.compile, game_module.compile
+    text = "\n".join(s for s in sources if isinstance(s, str))
+    assert re.search(r"if _a\d+\.__class__ is _Seat:", text)   # a seat parameter's entry, in a def
+    assert re.search(r" if (_a\d+)\.__class__ is str and \1 in _CARDS else ", text)    # a card's, in a lambda
+    assert "if _turn_player.__class__ is _Seat:" in text
+    assert "[*st.zones[_PZ[" in text    # a seat's hand walked with no test
+    assert any(" in _ca" in s and "__class__ is str and _v" not in s.split("if _")[1]
+               for s in sources if isinstance(s, str) and s.startswith("def _fn(") and "__class__ is _Seat:" in s)
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.rsplit("/", 1)[-1][:-5])
+def test_games_are_the_same_with_and_without_proofs(spec, monkeypatch):
+    fast, slow = games_with_proofs(monkeypatch, path=spec)
+    for seed in range(2):
+        players = fast.min_players + 1 + seed
+        assert transcript(fast, players, seed) == transcript(slow, players, seed)
