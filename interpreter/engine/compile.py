@@ -59,6 +59,7 @@ class Compiler:
         # the loops open around the lines being written that may suspend: (loop key,
         # items name, index name), filled in env where they stop (_stop_lines)
         self._loops: list = []
+        self._secret_loops = 0     # `secretly for` loops the lines being written are in
 
     # ------------------------------------------------------------- plumbing
     def where(self, node):
@@ -213,7 +214,7 @@ class Compiler:
                 self._add(lines, pcs, [f"{pad}else:", f"{pad}    pass"], pc)
                 after = self._body(stmt.orelse, scope, after + 1, depth + 1, lines, pcs)
             return after
-        if rule == "for_stmt":
+        if rule in ("for_stmt", "secretly"):
             return self._for_lines(stmt, scope, pc, depth, lines, pcs)
         if rule == "while_stmt":
             count = source.fresh("n")
@@ -243,27 +244,36 @@ class Compiler:
         return after
 
     def _for_lines(self, stmt, scope, pc, depth, lines, pcs) -> int:
-        """A `for` (instructions: start, step, the body, the jump back). One whose body
-        may suspend keeps the frame's loop key in env, where a frame's loop keeps it,
-        filled in ([items, next index]) where the body stops (_stop_lines)."""
+        """A `for` or `secretly for` (instructions: start, step, the body, the jump
+        back). One whose body may suspend keeps the frame's loop key in env, where a
+        frame's loop keeps it, filled in ([items, next index]) where the body stops
+        (_stop_lines). A secret one counts itself in env's "$secret" as for_stmt's
+        start and end do, so a decision in it, or a frame made for one, is secret."""
         source, pad = self._source(), "    " * depth
         var, items, index = source.fresh("v"), source.fresh("items"), source.fresh("i")
         key = source.const(self._for_keys[id(stmt)])
+        secret = stmt.rule == "secretly"
         outer, self._suspends = self._suspends, False
         body, body_pcs = [], []
         self._loops.append((key, items, index))
+        self._secret_loops += secret
         try:
             after = self._body(stmt.body, scope, pc + 2, depth + 1, body, body_pcs)
         finally:
             self._loops.pop()
+            self._secret_loops -= secret
         suspends = self._suspends
         self._suspends = outer or suspends
         first, iterable = source.lowered(stmt.iter, scope)
         first, iterable = [pad + line for line in first], f"list(_items(st, {iterable}))"
+        count = [f"{pad}env['$secret'] = env.get('$secret', 0) + 1"] if secret else []
         if suspends:
             self._add(lines, pcs, [f"{pad}env[{key}] = None", *first, f"{pad}{items} = {iterable}",
-                                   f"{pad}{index} = 0", f"{pad}for {var} in {items}:",
+                                   *count, f"{pad}{index} = 0", f"{pad}for {var} in {items}:",
                                    f"{pad}    {index} += 1"], pc)
+        elif secret:
+            self._add(lines, pcs, first + [f"{pad}{items} = {iterable}", *count,
+                                           f"{pad}for {var} in {items}:"], pc)
         else:
             self._add(lines, pcs, first + [f"{pad}for {var} in {iterable}:"], pc)
         self._add(lines, pcs, [f"{pad}    env[{source.const(stmt.var)}] = {var}"], pc + 1)
@@ -275,6 +285,8 @@ class Compiler:
         pcs.extend(body_pcs)
         if suspends:
             self._add(lines, pcs, [f"{pad}del env[{key}]"], after)
+        if secret:
+            self._add(lines, pcs, [f"{pad}env['$secret'] -= 1"], after)
         return after + 1
 
     def _stop_lines(self) -> list:
@@ -323,7 +335,9 @@ class Compiler:
         # it may stop at a decision: the caller's frame goes on after the call (pc + 1)
         self._suspends = True
         key, pc = self._quiet_key, self._call_pc
-        secret = "secret" if key else "fr.secret or bool(env.get('$secret'))"
+        # as a call's frame is made (enter): secret in a secret frame or round
+        secret = ("secret or bool(env.get('$secret'))" if self._secret_loops else "secret") if key \
+            else "fr.secret or bool(env.get('$secret'))"
         if key:
             stop = [f"    {result}.append({source.fresh('Frame', Frame)}({source.const(key)}, env, secret, {pc + 1}))",
                     f"    return {result}"]
@@ -394,7 +408,7 @@ class Compiler:
                 if self._may_ask(stmt.orelse, asking) or (
                         not self._never(stmt.cond) and self._may_ask(stmt.body, asking)):
                     return True
-            elif rule in ("for_stmt", "while_stmt") and self._may_ask(stmt.body, asking):
+            elif rule in ("for_stmt", "while_stmt", "secretly") and self._may_ask(stmt.body, asking):
                 return True
         return False
 
@@ -435,7 +449,7 @@ class Compiler:
             return True
         if rule == "menu":
             return all(self._may_be_quiet(s, quiet, depth + 1) for o in stmt.options for s in o.body)
-        if rule in ("if_stmt", "for_stmt", "while_stmt"):
+        if rule in ("if_stmt", "for_stmt", "while_stmt", "secretly"):
             body = stmt.body + (stmt.orelse if rule == "if_stmt" else [])
             if rule == "if_stmt" and self._never(stmt.cond):
                 body = stmt.orelse
@@ -1058,7 +1072,7 @@ class Compiler:
 
 
 # statements with a body, which _straight may write as one function
-_COMPOUND = {"for_stmt", "if_stmt", "while_stmt"}
+_COMPOUND = {"for_stmt", "if_stmt", "while_stmt", "secretly"}
 # decisions whose instruction, answered, goes on to the next one: straight lines run it
 _DECISIONS = {"choose_one", "choose_number", "choose_several"}
 # blocks nested in one straight-line function; Python refuses over 20 nested loops

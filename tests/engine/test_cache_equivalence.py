@@ -14,6 +14,7 @@ import random
 import pytest
 
 from interpreter.engine import boards
+from interpreter.engine.flow import Frame
 from interpreter.engine.game import Game, load_game
 from tests.paths import ROOT, TESTS
 
@@ -196,6 +197,73 @@ def test_quiet_procedures_run_as_functions_and_change_no_game(monkeypatch):
         assert states == every_state(slow, seed)
         assert any('"proc:pick"' in state for state in states)   # saved inside pick's loop
         assert any('"action:boost"' in state for state in states)   # and in an action's
+
+
+SECRET_SPEC = '''game: Secret rounds
+players: {min: 2, max: 2}
+globals:
+  rounds: {start: 0}
+per_player:
+  coins: {start: 0}
+  pick: {start: 0, visibility: owner}
+  spare: {start: 0, visibility: owner}
+procedures:
+  ask_one:
+    params: [p]
+    do: |
+      p.pick = choose number from 0 to 2 by p as "How many?"
+  pass_round:
+    params: []
+    do: |
+      secretly for p in players:
+          p.spare = 1
+  round:
+    params: []
+    do: |
+      pass_round()
+      secretly for p in players:
+          if p.coins < 6:
+              ask_one(p)
+          p.spare = choose number from 0 to 1 by p as "Spare?"
+      for p in players:
+          p.coins += p.pick + p.spare
+flow: |
+  while rounds < 4:
+      rounds += 1
+      round()
+  end game "done"
+scoring:
+  score: "p.coins"
+'''
+
+
+def test_a_secret_round_in_a_quiet_procedure_changes_no_game(monkeypatch):
+    """A `secretly for` no longer keeps its procedure (and its callers) from running
+    as a function: the same games, saves and secret decisions as frame by frame,
+    a procedure called inside the round asks secretly too, and a save made inside
+    the round (its loop's place and "$secret" count in env) goes on the same."""
+    games = []
+    for switch in (True, False):
+        monkeypatch.setattr(Game, "straight", switch)
+        games.append(load_game("secret.yaml", text=SECRET_SPEC))
+    fast, slow = games
+    assert fast.programs["flow"].fast != fast.programs["flow"].code   # round() runs as a function
+    for seed in range(4):
+        assert transcript(fast, 2, seed) == transcript(slow, 2, seed)
+        states = every_state(fast, seed)
+        assert states == every_state(slow, seed)
+        assert any('"proc:ask_one"' in state and '"$secret":1' in state for state in states)
+        st = fast.new_state(2, seed)
+        while not st.is_terminal():
+            assert st.pending.secret
+            st.apply(0)
+    made = []   # frames of the round that asks no one: none where it runs as a function
+    init = Frame.__init__
+    monkeypatch.setattr(Frame, "__init__", lambda fr, proc, *a, **k: (made.append(proc), init(fr, proc, *a, **k))[1])
+    for game in (fast, slow):
+        made.clear()
+        transcript(game, 2, 0)
+        assert made.count("proc:pass_round") == (0 if game is fast else 4)
 
 
 def test_a_fault_inside_a_quiet_procedure_is_placed_at_its_statement(monkeypatch):
