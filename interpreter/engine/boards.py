@@ -33,6 +33,10 @@ class Board:
     """One board. Nodes are texts ("q,r" for hex cells); `order` gives each its place
     in the declaration, the order every query answers in."""
 
+    # (cells, answer) of the last node_boundary the rules asked of this board
+    # (functions.node_boundary): holding the cells keeps their identity unique
+    last_boundary: tuple = (None, None)
+
     def __init__(self, name: str, decl: dict):
         self.name = name
         self.order: dict[str, int] = {}

@@ -4,6 +4,7 @@ Every function takes the state first. None changes a list or map in place.
 """
 from __future__ import annotations
 
+from collections import _count_elements     # Counter's counting loop (C), on a plain dict
 from time import monotonic
 
 from rulespec.errors import LimitError, RuleError
@@ -24,9 +25,9 @@ def _items(st, x):
         if walked > m[1]:
             meter_check(m)
         return x
-    if cls is Zone or isinstance(x, Zone):
+    if cls is Zone or cls is not dict and isinstance(x, Zone):
         return list(st.zones[x])
-    if isinstance(x, dict):     # its keys, metered as a list's items
+    if cls is dict or isinstance(x, dict):     # its keys, metered as a list's items
         keys = list(x)
         m = st.game.meter
         m[0] = walked = m[0] + len(keys)
@@ -87,6 +88,15 @@ def occurrences(st, xs, x):
 
 
 def sum_(st, xs):
+    if xs.__class__ is list:    # _items inline, and check_number's usual case: a whole number
+        m = st.game.meter
+        m[0] = walked = m[0] + len(xs)
+        if walked > m[1]:
+            meter_check(m)
+        total, bounds = sum(xs), st.game.bounds
+        if total.__class__ is int and -bounds.integer_bound < total < bounds.integer_bound:
+            return total
+        return check_number(total, bounds)
     return check_number(sum(_items(st, xs)), st.game.bounds)
 
 
@@ -372,19 +382,30 @@ def one_of_each(st, xs):
     Returns a new list of cards; the cards walked are metered (_items). Raises
     RuleError, in name()'s words, for an item that is not a card.
     """
-    cards, first = st.game.cards, {}
+    names, first = _names(st.game.cards), {}
+    keep = first.setdefault     # a name's first card stays
     # a zone's cards as _items gives them (unmetered), without its copy
-    for c in st.zones[xs] if xs.__class__ is Zone else _items(st, xs):
-        try:
-            attrs = cards.get(c)
-        except TypeError:       # a list or a map
-            attrs = None
-        if attrs is None:
-            raise RuleError(f"{display(c)} is not a card")    # (_card's words)
-        n = attrs["name"]
-        if n not in first:
-            first[n] = c
+    items = st.zones[xs] if xs.__class__ is Zone else _items(st, xs)
+    try:
+        for c in items:
+            keep(names[c], c)
+    except (KeyError, TypeError):   # not a card (a list or a map: TypeError)
+        bad = next(c for c in items if isinstance(c, (list, dict)) or c not in names)
+        raise RuleError(f"{display(bad)} is not a card") from None    # (_card's words)
     return list(first.values())
+
+
+def _names(cards: dict) -> dict:
+    """{card id: its name} of a game's cards, made once per game (as _called)."""
+    known = _NAMES.get(id(cards))
+    if known is None or known[0] is not cards:
+        if len(_NAMES) > 64:        # games of the past, in a long process
+            _NAMES.clear()
+        known = _NAMES[id(cards)] = (cards, {c: attrs["name"] for c, attrs in cards.items()})
+    return known[1]
+
+
+_NAMES: dict[int, tuple[dict, dict]] = {}     # id(game.cards) -> (game.cards, card -> name)
 
 
 def named(st, name):
@@ -685,8 +706,12 @@ def node_boundary(st, board, cells):
 
     board: a board's name or a layout (hex_layout); cells: a list of nodes or a
     map whose keys are nodes (a cell not on the board has no neighbours).
-    Returns a new list of nodes. The cells and the nodes returned are metered
-    (_items). Raises RuleError for a cell that cannot be a node (a list, a map).
+    Returns a list of nodes, the very list of the last call when asked again of
+    the same board with the same list or map object: values are never changed
+    in place (a store makes a new map), so the same object means the same cells,
+    and a frontier is asked for at every turn but changes only when a cell is
+    covered. The cells and the nodes returned are metered (_items), answered
+    again or not. Raises RuleError for a cell that cannot be a node (a list, a map).
     """
     m = st.game.meter
     if cells.__class__ is dict:     # a map's keys, metered as _items meters them, without the list
@@ -698,11 +723,16 @@ def node_boundary(st, board, cells):
         items = _items(st, cells)
     known = _layout_boards.get(id(board)) if board.__class__ is dict else None     # _board's first look
     graph = known[1] if known is not None and known[0] is board else _board(st, board)
-    try:
-        out = graph.node_boundary(items, cells if cells.__class__ is dict else None)
-    except TypeError:
-        bad = next(x for x in items if isinstance(x, (list, dict)))
-        raise RuleError(f"node_boundary: the cells are a board's nodes, not {display(bad)}") from None
+    last = graph.last_boundary
+    if last[0] is cells:    # the same cells as last asked of this board: the same answer
+        out = last[1]
+    else:
+        try:
+            out = graph.node_boundary(items, cells if cells.__class__ is dict else None)
+        except TypeError:
+            bad = next(x for x in items if isinstance(x, (list, dict)))
+            raise RuleError(f"node_boundary: the cells are a board's nodes, not {display(bad)}") from None
+        graph.last_boundary = (cells, out)
     m[0] = walked = m[0] + len(out)
     if walked > m[1]:
         meter_check(m)
@@ -728,10 +758,8 @@ def tally(st, xs):
     else:   # a zone's cards (unmetered, as _items gives them) without their copy; a map's keys
         items = st.zones[xs] if xs.__class__ is Zone else _items(st, xs)
     counts = {}
-    get = counts.get
     try:
-        for x in items:
-            counts[x] = get(x, 0) + 1
+        _count_elements(counts, items)     # C's loop of counts[x] = counts.get(x, 0) + 1
     except TypeError:
         bad = next(x for x in items if isinstance(x, (list, dict)))
         raise RuleError(f"tally: the items are counted as map keys, so none can be a list or "
