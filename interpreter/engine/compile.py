@@ -28,6 +28,10 @@ ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul,
 
 
 class Compiler:
+    # A map's or list's item stored by generated code (_item_store_lines), not by
+    # closures; off only where a test compares games with it and without it.
+    item_stores = True
+
     def __init__(self, game, names):
         self.game = game
         self.names = names
@@ -677,6 +681,8 @@ class Compiler:
     def _store_lines(self, node, value, op, scope):
         """The generated lines of a store (see _generated_store), or None."""
         source = self._source()
+        if isinstance(node.target, ast.Index):
+            return self._item_store_lines(node.target, value, op, scope) if self.item_stores else None
         place = source.target(node.target, scope)
         if place is None:
             return None
@@ -687,6 +693,28 @@ class Compiler:
         else:
             new = source.arith(op, where, f"({source.source(value, scope)})")
         return lines + [f"{where} = {check.format(new)}" if check else f"{where} = {new}"]
+
+    def _item_store_lines(self, target, value, op, scope):
+        """`m[k] = value` or `m[k] op= value` for m a global's or a local's name, as
+        the closures (setter's set_item) do it, in their order: the value (an update
+        reads m[k] first), then m, a copy of it (clones share values: no map or list
+        changes in place), k, and the copy stored in m. None for any other target."""
+        source = self._source()
+        place = source.target(target.obj, scope) if isinstance(target.obj, ast.Name) else None
+        if place is None:
+            return None
+        before, where, check = place
+        new, box = source.fresh("u"), source.fresh("m")
+        if op is None:
+            lines, value = source.lowered(value, scope)
+            lines = lines + [f"{new} = {value}"]
+        else:
+            lines = [f"{new} = {source.arith(op, source.source(target, scope), f'({source.source(value, scope)})')}"]
+        return before + lines + [
+            f"{box} = {source.source(target.obj, scope)}",
+            f"{box} = dict({box}) if isinstance({box}, dict) else list({box})",
+            f"{box}[{source.source(target.key, scope)}] = {new}",
+            f"{where} = {check.format(box) if check else box}"]
 
     def call_stmt(self, node, scope):
         call = node.call
