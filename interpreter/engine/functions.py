@@ -382,7 +382,9 @@ def one_of_each(st, xs):
     Returns a new list of cards; the cards walked are metered (_items). Raises
     RuleError, in name()'s words, for an item that is not a card.
     """
-    names, first = _names(st.game.cards), {}
+    cards, first = st.game.cards, {}
+    known = _NAMES.get(id(cards))     # _names, inline
+    names = known[1] if known is not None and known[0] is cards else _names(cards)
     keep = first.setdefault     # a name's first card stays
     # a zone's cards as _items gives them (unmetered), without its copy
     items = st.zones[xs] if xs.__class__ is Zone else _items(st, xs)

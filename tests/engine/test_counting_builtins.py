@@ -185,6 +185,23 @@ def test_one_of_each_is_the_first_card_of_each_name(castles):
         F.one_of_each(st, [[1]])
 
 
+def test_node_boundary_answers_the_same_cells_again_from_its_last_answer(castles):
+    """Asked again of the same board with the very same map (values are never changed
+    in place), node_boundary gives its last answer, metered again; a new map with
+    the same cells is worked out afresh, to the same answer."""
+    st, layouts = estates(castles, random.Random(6), 3)
+    for layout in layouts:
+        covered = dict.fromkeys(list(layout)[:5], "tile")
+        first = F.node_boundary(st, layout, covered)
+        before = st.game.meter[0]
+        assert F.node_boundary(st, layout, covered) is first
+        assert st.game.meter[0] - before == len(covered) + len(first)
+        again = F.node_boundary(st, layout, dict(covered))
+        assert again == first and again is not first
+        more = {**covered, first[0]: "tile"}
+        assert F.node_boundary(st, layout, more) == ev(st, BOUNDARY, b=layout, cells=list(more))
+
+
 def test_the_checker_knows_their_kinds():
     """Declared with kinds (rulespec/kinds.py), so the checker, the generated code's
     fast paths and the language server's hover know what each one gives."""
