@@ -48,17 +48,17 @@ from rulespec.scope import CARD_FIELDS, LAYOUT_FIELDS, RESULT_KEYS
 from rulespec.errors import RuleError
 from rulespec.limits import check_number, too_big
 from . import chance
-from .functions import FUNCTIONS, _items
+from .functions import FUNCTIONS, _items, meter_check
 from .values import Seat, Zone, display, player_zone
 
 _ARITH = {"+", "-", "*", "//", "%"}
 # a value cheap to read twice: a local, a constant, a variable
-_SIMPLE = re.compile(r"_[vakw]\d+|_pl\d+|env\[_k\d+\]|st\.g\[_k\d+\]"
+_SIMPLE = re.compile(r"_[vakwh]\d+|_pl\d+|env\[_k\d+\]|st\.g\[_k\d+\]"
                      r"|st\.pv\[_k\d+\]\[(_[va]\d+|_pl\d+|env\[_k\d+\])\]")
 # the class of a value of a known kind, for a test of it (a zone is a _Zone)
 _CLASS = {"list": "list", "map": "dict", "zone": "_Zone"}
 # a value whose reading can neither fail nor change anything: a local or a constant
-_CHEAP = re.compile(r"_[vakw]\d+|_pl\d+")
+_CHEAP = re.compile(r"_[vakwh]\d+|_pl\d+")
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 # a proof (ExpressionSource.proof) -> the class a test of the value would test for
 _PROVEN_CLASS = {"card": "str", "seat": "_Seat", "zone": "_Zone", "dict": "dict", "list": "list"}
@@ -97,7 +97,7 @@ class ExpressionSource:
         limits = game.bounds
         # the checker's kinds (rulespec/infer.py) choose which fast path to try first
         self.kinds = getattr(game, "kinds", None)
-        self.ns = {"_items": _items, "_contains": _contains, "_attr": attribute_of(game),
+        self.ns = {"_items": _items, "_RI": _range_items, "_contains": _contains, "_attr": attribute_of(game),
                    "_IB": limits.integer_bound, "_SIZE": limits.size, "_num": lambda r: check_number(r, limits),
                    "_mul": checked_multiply(limits),
                    "_index": _index, "_CARDS": game.cards, "_Seat": Seat, "_Zone": Zone,
@@ -122,6 +122,11 @@ class ExpressionSource:
         # parameter's test at entry; "zone"): its reads need no test (see `proof`)
         self.proven: dict = {}
         self.walked = None          # what the items of the last `walk` are proven to be
+        self._constant_proofs: dict = {}   # id(constant list or map) -> (it, its proof)
+        # the loops (`_loop`) being written, innermost last: [counter before its variable,
+        # {read: local}] for the reads to compute once before it; None stops the search
+        # (a part, a function of its own, cannot see those locals)
+        self.loops: list = []
         n = self.names
         # keys a map value can have: a constant map's, an auction result's, a layout cell's
         self._map_keys = ({str(k) for v in n.constants.values() if isinstance(v, dict) for k in v}
@@ -197,7 +202,7 @@ class ExpressionSource:
         finally:
             for i in proofs:
                 del self.proven[i]
-        guard = " and ".join(f"{i}.__class__ is _Seat" if proof == "seat"
+        guard = " and ".join(seat_test(i) if proof == "seat"
                              else f"{i}.__class__ is str and {i} in _CARDS" for i, proof in proofs.items())
         return guard, fast
 
@@ -306,7 +311,7 @@ class ExpressionSource:
                     fast, *seat = self._candidate_source(var, items, when, scope, player)
                 finally:
                     del self.proven[player]
-                source = f"({fast} if {player}.__class__ is _Seat else {source})"
+                source = f"({fast} if {seat_test(player)} else {source})"
         finally:
             self.locals, self.has_env = saved, True
         code = compile(f"lambda st, {player}: {source}", f"<rulespec candidates {self.counter}>", "eval")
@@ -367,6 +372,7 @@ class ExpressionSource:
                 value = local
                 if isinstance(part, ast.Comprehension):
                     lines += self._loop(local, part.var, part.iter, part.cond, part.elt, scope)
+                    self._prove(local, "list")
                 elif isinstance(part, (ast.And, ast.Or, ast.IfExp)) and _lowers(part):
                     first, value = self._branches(local, part, scope)
                     lines += first
@@ -452,9 +458,11 @@ class ExpressionSource:
         None: var itself), walked as `walk` walks it: the iterable first, then each
         item's test, then its element, each lowered in its turn. `result` None:
         (lines, element), the loop's body left for the caller to end (no list)."""
-        lines, x = self.lowered(items, scope)
+        n = self.ranged(items)
+        lines, x = self.lowered(items if n is None else n, scope)
+        start = self.counter     # locals made from here on may change from item to item
         value = self.fresh("v")
-        head, bind, walked = self._walk_head(items, x)
+        head, bind, walked = (f"for {{}} in _RI(st, {x})", None, None) if n is not None else self._walk_head(items, x)
         if bind is not None:
             one = self.fresh("L")
             lines.append(f"{one} = {x}")
@@ -462,7 +470,8 @@ class ExpressionSource:
             head, _, walked = self._walk_head(items, one, bound=True)
         head = head.format(value) + ":"
         self._prove(value, walked)
-        lines += [f"{result} = []"] * (result is not None) + [head]
+        frame = [start, {}]
+        self.loops.append(frame)
         saved = self.locals.get(var)
         self.locals[var] = value
         inner = scope | {var}
@@ -474,10 +483,13 @@ class ExpressionSource:
             elt_lines, item = self.lowered(elt, inner) if elt is not None else ([], value)
             body += elt_lines + [f"{result}.append({item})"] * (result is not None)
         finally:
+            self.loops.pop()
             if saved is None:
                 del self.locals[var]
             else:
                 self.locals[var] = saved
+        lines += [f"{local} = {read}" for read, local in frame[1].items()]
+        lines += [f"{result} = []"] * (result is not None) + [head]
         lines += ["    " + line for line in body]
         return lines if result is not None else (lines, item)
 
@@ -521,10 +533,12 @@ class ExpressionSource:
         """`node` as a generated function of its own, and the call to it: the state,
         env (or None where the code has none) and every local it may read."""
         saved, self.depth = self.depth, 0
+        self.loops.append(None)
         try:
             body = self.source(node, scope)
         finally:
             self.depth = saved
+            self.loops.pop()
         args = ["st", "env" if self.has_env else "None", *self.locals.values()]
         params = ["st", "env", *self.locals.values()]
         name = self.fresh("part")
@@ -557,8 +571,8 @@ class ExpressionSource:
         kind, payload = self.names.resolve(n, scope)
         if kind == "local":
             return f"env[{self.const(n)}]"
-        if kind == "global":
-            return f"st.g[{self.const(n)}]"
+        if kind == "global":     # every global is in st.g: a read that cannot fail
+            return self.invariant(f"st.g[{self.const(n)}]", None)
         if kind == "players":
             return "st.seats"
         if kind == "nplayers":
@@ -577,7 +591,8 @@ class ExpressionSource:
     def src_attr(self, node, scope):
         obj, key = self.source(node.obj, scope), node.name
         if key in self.names.per_player and key not in self._shadow_attrs:
-            return f"st.pv[{self.const(key)}][{obj}]"
+            read = f"st.pv[{self.const(key)}][{obj}]"
+            return self.invariant(read, obj) if self.proof(obj) == "seat" else read
         k = self.const(key)
         # What `attribute_of` would do, inline for the kinds of value this key can be
         # read from (an `obj` read twice: a cheap one, or one bound once); the general
@@ -586,8 +601,8 @@ class ExpressionSource:
         # proven of its class (`proof`) keeps only that class's case, with no test of
         # the class, and none at all where nothing else could fail.
         cases = self._proven_cases(self._attr_cases(key, k, self.kind(node.obj)), obj, k)
-        if cases and cases[0][0] is None:     # surely this case: its value, no test
-            return cases[0][1].replace("{o}", obj)
+        if cases and cases[0][0] is None:     # surely this case: its value, no test, no fault
+            return self.invariant(cases[0][1].replace("{o}", obj), obj)
         read = self.twice(obj) if cases else None
         if read is None:
             return f"_attr(st, {obj}, {k})"
@@ -627,7 +642,7 @@ class ExpressionSource:
         if proof is None:
             return [(f"{{o}}.__class__ is {cls}" + (f" and {more}" if more else ""), value)
                     for cls, more, value in cases]
-        cls = _PROVEN_CLASS[proof]
+        cls = _PROVEN_CLASS[base(proof)]
         for case_cls, more, value in cases:
             if case_cls != cls:
                 continue
@@ -638,31 +653,82 @@ class ExpressionSource:
                 return [(None, value)]
             if table and re.fullmatch(r"_k\d+", obj):     # a card named in the spec
                 return [(None, value)] if self.ns[obj] in self.ns[table[1]] else []
-            if proof == "dict" and re.fullmatch(r"_k\d+", obj):    # a constant map
+            if cls == "dict" and re.fullmatch(r"_k\d+", obj):    # a constant map
                 return [(None, value)] if self.ns[k] in self.ns[obj] else []
             return [(more, value)]
         return []
 
+    def invariant(self, read, obj) -> str:
+        """`read` (one that cannot fail nor change anything: a global's value, a proven
+        seat's variable, a proven card's attribute) of `obj` (None: of nothing), or,
+        inside loops it does not change in (obj made before them), the local it is
+        computed into once before the outermost of them (`_loop`)."""
+        if not (self.by_kinds and self.by_proofs):
+            return read
+        made = _number(obj) if obj is not None else -1
+        if made is None:
+            return read
+        frame = None
+        for loop in reversed(self.loops):
+            if loop is None or made > loop[0]:
+                break
+            frame = loop
+        if frame is None:
+            return read
+        local = frame[1].get(read)
+        if local is None:
+            local = frame[1][read] = self.fresh("h")
+            self._carry(read, local)
+        return local
+
     def proof(self, src) -> str | None:
         """What the value of generated source `src` surely is, by how it is made:
-        "card" (a card's id), "seat", "zone", "dict" or "list"; None when not known.
-        Unlike a kind (a guess), a proof needs no test: a zone's walk gives card
-        ids, players' walk seats, a parameter tested once at a function's entry
-        its class, a constant its own."""
+        "card" (a card's id), "seat", "zone", "dict" or "list", a map or list whose
+        every item is proven one thing "dict:P" or "list:P" (`base` is its class);
+        None when not known. Unlike a kind (a guess), a proof needs no test: a
+        zone's walk gives card ids, players' walk seats, a parameter tested once at
+        a function's entry its class, a constant its own, an item of a list
+        display or constant what all of its items are."""
         if not (self.by_kinds and self.by_proofs):
             return None
         known = self.proven.get(src)
         if known is not None:
             return known
         if re.fullmatch(r"_k\d+", src):
-            value = self.ns[src]
-            if value.__class__ is str:
-                return "card" if value in self.compiler.game.cards else None
-            return _PROOF_OF_CLASS.get(value.__class__)
+            return self._value_proof(self.ns[src])
         if src == "st.seats":
-            return "list"
+            return "list:seat"
+        if src[:1] in "([" and _bracket_closes_last(src, 0):
+            parts = _top_level_parts(src[1:-1])
+            if src[0] == "(":       # (x): x's; a tuple: none
+                return self.proof(parts[0]) if len(parts) == 1 else None
+            if len(parts) == 1 and " for " in parts[0]:     # a comprehension
+                return "list"
+            return _common("list", [self.proof(p) for p in parts if p])
         seat = re.fullmatch(r"_PZ\[_k\d+\]\[(\w+)\]", src)
-        return "zone" if seat and self.proof(seat[1]) == "seat" else None
+        if seat:
+            return "zone" if self.proof(seat[1]) == "seat" else None
+        if src.endswith("]"):       # obj[key]: what obj's items all are
+            at = _opening_bracket(src)
+            primary = at and len(_top_level_parts(src[:at].replace(" ", ","))) == 1   # no operator in it
+            container = self.proof(src[:at]) if primary else None
+            if container is not None and ":" in container:
+                return container.split(":", 1)[1]
+        return None
+
+    def _value_proof(self, value) -> str | None:
+        """What a constant value is, as a proof."""
+        cls = value.__class__
+        if cls is str:
+            return "card" if value in self.compiler.game.cards else None
+        if cls in (dict, list):
+            key = id(value)
+            if key not in self._constant_proofs:
+                items = value.values() if cls is dict else value
+                self._constant_proofs[key] = (value, _common(_PROOF_OF_CLASS[cls],
+                                                             [self._value_proof(v) for v in items]))
+            return self._constant_proofs[key][1]
+        return _PROOF_OF_CLASS.get(cls)
 
     def card_table(self, key) -> str:
         """The generated name of {card id: its attribute `key`}, for the cards that have it:
@@ -706,7 +772,7 @@ class ExpressionSource:
         # a map's or list's item read inline when the checker knows it is one (a zone's
         # goes through _index, which may reveal a card: a chance node)
         cls = _CLASS.get(self.kind(node.obj))
-        if self.proof(obj) in ("dict", "list"):     # no test: what _index does with it
+        if base(self.proof(obj)) in ("dict", "list"):     # no test: what _index does with it
             return f"{obj}[{key}]"
         read = self.twice(obj) if cls in ("dict", "list") else None
         if read is None:
@@ -740,9 +806,9 @@ class ExpressionSource:
             table = self.card_table(node.func)    # every card has both
             inline = tuple(t.replace("{table}", table) for t in inline)
         if inline is not None:      # an argument proven of the usual case's class: no test
-            surely = {("count", "zone"): "len(st.zones[{x}])", ("count", "list"): "len({x})",
-                      ("count", "dict"): "len({x})", ("name", "card"): inline[1],
-                      ("kind", "card"): inline[1]}.get((node.func, self.proof(args[0])))
+            # (not a list's or map's count, which the builtin meters as a walk)
+            surely = {("count", "zone"): "len(st.zones[{x}])", ("name", "card"): inline[1],
+                      ("kind", "card"): inline[1]}.get((node.func, base(self.proof(args[0]))))
             if surely is not None:
                 return surely.replace("{x}", args[0])
         read = self.twice(args[0]) if inline is not None else None
@@ -783,7 +849,12 @@ class ExpressionSource:
         taken directly when the checker knows `node` is a zone (guarded: anything
         else goes through _items). A zone that is not cheap to read twice is bound
         by a loop of one (`for _L in (zone,)`): no assignment in an iterable.
-        `walked` is then what each item is proven to be (see `proof`), or None."""
+        `walked` is then what each item is proven to be (see `proof`), or None.
+        `range(n)`'s numbers are walked as a range (`ranged`)."""
+        n = self.ranged(node)
+        if n is not None:
+            self.walked = None
+            return f"for {{}} in _RI(st, {self.iterable(n, scope)})"
         x = self.iterable(node, scope)
         head, prefix, self.walked = self._walk_head(node, x)
         if prefix is not None:
@@ -793,14 +864,36 @@ class ExpressionSource:
             return f"for {one} in ({x},) {head}"
         return head
 
+    def ranged(self, node):
+        """n, for `node` a call `range(n)` to walk as a range, metered as its list
+        (_range_items): no list made. None for anything else."""
+        if (isinstance(node, ast.Call) and node.func == "range" and len(node.args) == 1
+                and not node.kwargs and self.by_loops and self.by_kinds):
+            return node.args[0]
+        return None
+
+    def loop_items(self, node, scope):
+        """(lines, Python iterable): the items a `for` statement walks, a copy of
+        `_items`' list (the body may change what it walked: a zone), or, for
+        `range(n)`, a range metered as its list. For a loop that never stops
+        at a decision (a stopped one keeps its items in env, saved with the state)."""
+        n = self.ranged(node)
+        if n is not None:
+            lines, x = self.lowered(n, scope)
+            return lines, f"_RI(st, {x})"
+        lines, x = self.lowered(node, scope)
+        return lines, f"list(_items(st, {x}))"
+
     def _walk_head(self, node, x, bound=False):
         """(`for {} in ...` over `x`, node's value; None or "bind" when `x` must be
         read once first; the items' proof)."""
         proof = self.proof(x)
         if proof == "zone":     # a zone surely: its cards, card ids
             return f"for {{}} in [*st.zones[{x}]]", None, "card"
+        if base(proof) == "list":    # metered as a list; its items what they are proven
+            return f"for {{}} in _items(st, {x})", None, proof[5:] or None
         if self.kind(node) != "zone":
-            return f"for {{}} in _items(st, {x})", None, "seat" if x == "st.seats" else None
+            return f"for {{}} in _items(st, {x})", None, None
         if not (bound or _SIMPLE.fullmatch(x)):
             return None, "bind", None
         return f"for {{}} in ([*st.zones[{x}]] if {x}.__class__ is _Zone else _items(st, {x}))", None, None
@@ -829,7 +922,7 @@ class ExpressionSource:
         """What `in` looks through: `b` itself when the checker knows it is a list or
         a map (guarded), a zone's cards, else _contains. `a` (evaluated first in
         Python's `a in b`) must then be cheap, as the test reads `b` before it."""
-        proof = self.proof(b)
+        proof = base(self.proof(b))
         if proof in ("zone", "list", "dict"):   # no test of its class
             return f"st.zones[{b}]" if proof == "zone" else b
         cls = _CLASS.get(self.kind(node))
@@ -933,6 +1026,89 @@ def _leaves_to_closures(*roots) -> bool:
     """True when a part under any of `roots` is compiled as a closure, which reads its
     names from env: code that keeps names in Python locals cannot hold it."""
     return any(_closure_only(n) for root in roots for n in ast.walk(root))
+
+
+def _number(src) -> int | None:
+    """The number of a generated local (`_v12`: 12), 0 for a constant (made with the
+    game), None for anything else."""
+    if re.fullmatch(r"_k\d+", src):
+        return 0
+    local = re.fullmatch(r"_(?:v|a|w|L|pl|h)(\d+)", src)
+    return int(local[1]) if local else None
+
+
+def seat_test(ident) -> str:
+    """The test that proves `ident` a seat: a Seat of the game (so reading its
+    variables cannot fail, and a read may be hoisted out of a loop)."""
+    return f"{ident}.__class__ is _Seat and -1 < {ident} < st.n"
+
+
+def base(proof) -> str | None:
+    """A proof's class: "list" for "list:card"."""
+    return proof.split(":", 1)[0] if proof is not None else None
+
+
+def _common(container, proofs) -> str:
+    """The proof of a list or map whose items have `proofs`: "list:P" when all are P."""
+    first = proofs[0] if proofs else None
+    return f"{container}:{first}" if first is not None and all(p == first for p in proofs) else container
+
+
+def _top_level_parts(src) -> list:
+    """`src` cut at its commas outside any bracket."""
+    parts, depth, start = [], 0, 0
+    for i, c in enumerate(src):
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(src[start:i].strip())
+            start = i + 1
+    parts.append(src[start:].strip())
+    return parts
+
+
+def _opening_bracket(src) -> int | None:
+    """Where the bracket that closes at src's end opens."""
+    depth = 0
+    for i in range(len(src) - 1, -1, -1):
+        c = src[i]
+        if c in ")]}":
+            depth += 1
+        elif c in "([{":
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
+
+
+def _bracket_closes_last(src, at) -> bool:
+    """Whether the bracket opened at src[at] closes at src's end (generated source
+    holds no text literal, so every bracket counts)."""
+    depth = 0
+    for i in range(at, len(src)):
+        c = src[i]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i == len(src) - 1
+    return False
+
+
+def _range_items(st, n):
+    """What `_items(st, range_(st, n))` walks, metered alike, as a range: no list
+    made. Any case but range_'s usual one (a whole number, 0 to the size limit)
+    goes through range_ and _items themselves, for their value or error."""
+    if n.__class__ is int and 0 <= n <= st.game.bounds.size:
+        m = st.game.meter
+        m[0] = walked = m[0] + n
+        if walked > m[1]:
+            meter_check(m)
+        return range(n)
+    return _items(st, FUNCTIONS["range"](st, n))
 
 
 def _contains(st, container):

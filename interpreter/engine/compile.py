@@ -268,8 +268,12 @@ class Compiler:
             self._secret_loops -= secret
         suspends = self._suspends
         self._suspends = outer or suspends
-        first, iterable = source.lowered(stmt.iter, scope)
-        first, iterable = [pad + line for line in first], f"list(_items(st, {iterable}))"
+        if suspends or secret:
+            first, iterable = source.lowered(stmt.iter, scope)
+            iterable = f"list(_items(st, {iterable}))"
+        else:   # a range for range(n) (codegen.loop_items)
+            first, iterable = source.loop_items(stmt.iter, scope)
+        first = [pad + line for line in first]
         count = [f"{pad}env['$secret'] = env.get('$secret', 0) + 1"] if secret else []
         if suspends:
             self._add(lines, pcs, [f"{pad}env[{key}] = None", *first, f"{pad}{items} = {iterable}",

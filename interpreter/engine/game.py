@@ -13,6 +13,7 @@ from rulespec.errors import RuleError, RulespecError
 from . import chance, faults
 from rulespec.limits import Limits
 from .boards import Board
+from .codegen import seat_test
 from .compile import Compiler, NotStraight
 from .flow import Frame, Option, Program, guarded, quiet_exit
 from .functions import _items, start_meter
@@ -515,7 +516,7 @@ class Game:
         body = [f"{' = '.join(players)} = _turn_player", "_turn_values = []"]
         if any(getattr(self.actions[n].candidates, "seat", None) for n in names):
             _, seat_lines, _ = self._fused_lines(names, seat=True)
-            body += ["if _turn_player.__class__ is _Seat:", *("    " + line for line in seat_lines + [done])]
+            body += [f"if {seat_test('_turn_player')}:", *("    " + line for line in seat_lines + [done])]
         body = "\n    ".join(body + lines + [done])
         source = f"def _turn_options(st, _turn_player):\n    {body}\n"
         local = {}

@@ -171,6 +171,7 @@ player_zones:
 constants:
   prices: {red: 1, blue: 2}
   steps: [1, 2, 3]
+  levels: {low: {cost: 1}, high: {cost: 3}}
 per_player:
   coins: {start: 3}
 per_card:
@@ -186,6 +187,9 @@ functions:
   priced: {params: [], expr: "prices.red + prices['blue'] + steps[1] + count(steps) + (1 if 'a' in bag else 0)"}
   missing: {params: [k], expr: "prices[k] + steps[k]"}
   seats: {params: [], expr: "[q.coins + count(q.hand) for q in players]"}
+  piles: {params: [p, i], expr: "count([p.hand, p.hand][i]) + count([z for z in [p.hand, bag] if count(z) >= 0][i]) + sum([count(z) for z in [bag, p.hand]])"}
+  affordable: {params: [p], expr: "[t for t in bag if t.worth <= p.coins + total and count([u for u in p.hand if u != t and p.coins >= total]) >= 0]"}
+  lookups: {params: [k, i], expr: "levels[k]['cost'] * 2 + levels[k]['cost'] + [4, 5, 6][i] + (1 if k in ['low', 'mid'] else 0)"}
 actions:
   take:
     for: t in bag
@@ -204,14 +208,17 @@ flow: |
       turn players[0]: take, mark, stop
       total += 1 + (1 if dark("c") else 0)
 scoring:
-  score: "total + hand_worth(p)"
+  score: "total + hand_worth(p) + lookups('high', 2) + piles(p, 1) + count(affordable(p))"
 '''
 
 PROVEN_STEPS = ["rich(players[1])", "rich(1)", "rich(7)", 'rich("a")', "rich([1])",
                 "hand_worth(players[0])", "hand_worth(0)", 'hand_worth("a")', "hand_worth(none)",
                 'dark("a")', 'dark("c")', 'dark("nowhere")', "dark(3)", "dark(players[0])", "dark(bag)",
                 'worth_of("a")', 'worth_of("b")', 'worth_of("c")', 'worth_of("x")', "worth_of(2)",
-                "worth_of([1])", "shades(bag)", "shades(hand)", "priced()", 'missing("red")', 'missing("green")', "missing(1)",
+                "worth_of([1])", "shades(bag)", "shades(hand)", "priced()", "affordable(players[0])", "affordable(players[1])", "affordable(0)",
+                'affordable("a")', "piles(players[0], 1)", "piles(players[1], 3)", "piles(1, 0)",
+                'piles(players[0], "a")', "piles(none, 0)", 'lookups("low", 0)', 'lookups("mid", 0)', 'lookups("high", 5)',
+                'lookups(3, 0)', 'lookups("low", "a")', 'lookups(prices, 1)', 'missing("red")', 'missing("green")', "missing(1)",
                 "missing(5)", "seats()"]
 
 
@@ -255,12 +262,17 @@ def test_proven_values_are_read_with_no_test():
     finally:
         del codegen.compile, game_module.compile
     text = "\n".join(s for s in sources if isinstance(s, str))
-    assert re.search(r"if _a\d+\.__class__ is _Seat:", text)   # a seat parameter's entry, in a def
+    assert re.search(r"if (_a\d+)\.__class__ is _Seat and -1 < \1 < st\.n:", text)   # a seat parameter's entry
     assert re.search(r" if (_a\d+)\.__class__ is str and \1 in _CARDS else ", text)    # a card's, in a lambda
-    assert "if _turn_player.__class__ is _Seat:" in text
+    assert "if _turn_player.__class__ is _Seat and -1 < _turn_player < st.n:" in text
     assert "[*st.zones[_PZ[" in text    # a seat's hand walked with no test
-    assert any(" in _ca" in s and "__class__ is str and _v" not in s.split("if _")[1]
-               for s in sources if isinstance(s, str) and s.startswith("def _fn(") and "__class__ is _Seat:" in s)
+    assert re.search(r"_h\d+ = st\.pv\[_k\d+\]\[_a\d+\]\n", text)    # a seat's variable read once before a loop
+    assert re.search(r"_h\d+ = st\.g\[_k\d+\]\n", text)    # a global's
+    # the seat's branch of hand_worth: its cards' attributes read from full tables, no test
+    worth = next(s for s in sources if isinstance(s, str) and s.startswith("def _fn(") and "_Seat and" in s
+                 and "for " in s)
+    fast = worth.split("\n    _", 1)[0]     # the lines under the entry's test
+    assert "[*st.zones[_PZ[" in fast and "_ca" in fast and "__class__ is str and _v" not in fast
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.rsplit("/", 1)[-1][:-5])

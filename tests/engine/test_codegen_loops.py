@@ -37,6 +37,7 @@ functions:
   either: {params: [z, k], expr: "k == 'x' or count([t for t in z if t.colour == k]) > 0"}
   pick: {params: [z, k], expr: "[t for t in z] if k == 'all' else [] if k == 'none' else reds(z)"}
   walks: {params: [z], expr: "[c for c in [t.colour for t in z] if c in [d for d in prices]]"}
+  ranges: {params: [n], expr: "[[j for j in range(i)] for i in range(n)]"}
 flow: |
   total = count(reds(bag)) + firsts(bag, "red") + count(nested(bag)) + (1 if either(bag, "blue") else 0)
   seen = [pick(bag, "all"), pick(bag, "none"), pick(bag, "red"), walks(bag)]
@@ -44,6 +45,8 @@ flow: |
       total += 10
   for t in [u for u in bag if u != "b"]:
       seen = seen + [[name(x) for x in bag if x != t]]
+  for i in range(count(bag) - 1):
+      total += i + count(ranges(i))
   while count([s for s in seen if count(s) > 5]) == 0 and count(seen) < 9:
       seen = seen + [[1, 2, 3, 4, 5, 6]]
 scoring:
@@ -70,7 +73,12 @@ STEPS = ['[t for t in bag]', '[t for t in 3]', 'count([t for t in bag if t.colou
          'either(bag, "x")', 'either(3, "x")', 'either(3, "y")', 'pick(3, "none")', 'pick(3, "all")',
          'walks(bag)', 'walks([3])', 'reds([t for t in ["a", "b", "c"]])',
          '-[t for t in bag]', 'not [t for t in bag]', '[t for t in bag][1]', '[t for t in bag][5]',
-         '[t for t in bag] + [t for t in 3]', 'count(bag) + count([t for t in bag]) * 2']
+         '[t for t in bag] + [t for t in 3]', 'count(bag) + count([t for t in bag]) * 2',
+         # range(n) walked as a range, metered as its list
+         '[i for i in range(3)]', '[i * 2 for i in range(count(bag)) if i != 1]', '[i for i in range(0)]',
+         '[i for i in range(-2)]', '[i for i in range("a")]', '[i for i in range(none)]',
+         '[i for i in range(2.0)]', '[i for i in range(true)]', '[i for i in range(100000000)]',
+         'count([i for i in range(3)]) + count(range(4))', 'ranges(3)', 'ranges(-1)', 'ranges("x")']
 
 
 def games(monkeypatch, **kwargs):
@@ -117,6 +125,9 @@ def test_a_lowered_comprehension_gives_the_same_value_or_error(step, monkeypatch
     'move(top(bag), [z for z in [shelf, bag]][2])',
     'total = 1 if count(bag) == 0 else count([t for t in bag if prices[t] > 0])',
     'while count([t for t in seen[0]]) == 0:\n    total += 1',
+    'for i in range(seen[1]):\n    total += 1',
+    'for i in range(count(bag)):\n    total += seen[i]',
+    'for i in range(100000000):\n    total += 1',
 ])
 def test_an_error_in_a_lowered_statement_is_placed_and_worded_alike(flow, monkeypatch):
     text = SPEC.split("flow: |")[0] + "flow: |\n" + "".join("  " + line + "\n" for line in flow.split("\n")) \
@@ -145,7 +156,7 @@ def test_the_comprehensions_are_written_as_loops():
     finally:
         del codegen.compile
     functions = [s for s in sources if s.startswith("def _fn(")]
-    assert len(functions) == 6      # all but colour_of and pair, which have none
+    assert len(functions) == 7      # all but colour_of and pair, which have none
     assert not any(map(_comprehensions, functions))
     assert any(map(_comprehensions, sources))   # an `if` that holds one in a `while` test keeps it
 
