@@ -536,7 +536,37 @@ def move(st, cards, zone, out_of=None):
         _taken(st, cards, out_of)   # (nothing to check otherwise: _taken's test inline)
     if st.explicit is not None:
         chance.taking(st, cards)
+    elif cards.__class__ is list and len(cards) >= WHOLE_ZONE and _move_whole(st, cards, zone):
+        return
     _put(st, cards[::-1] if isinstance(cards, list) else [cards], zone, at_end=False)
+
+
+WHOLE_ZONE = 16     # cards from which a move looks for a whole zone moving (_move_whole)
+
+
+def _move_whole(st, cards: list, zone) -> bool:
+    """Move `cards` onto `zone` in one slice when they are all of one other zone's
+    cards in its order (a discard pile turned into a deck, say), as _put would leave
+    them card by card: on top of `zone` in that order, the other zone empty. False,
+    moving nothing, for anything else, or where _put would stop at a zone's limit
+    (it says at which card). A card-by-card move takes each card out of a list it
+    scans: for a whole pile, as many scans as cards."""
+    zones, loc = st.zones, st.loc
+    src = loc.get(cards[0])
+    if src is None or src == zone or zone.__class__ is not Zone or zones[src] != cards:
+        return False
+    target, limits = zones[zone], st.game.limits
+    limit = _limit(limits, zone) if limits else None
+    if limit is not None and len(target) + len(cards) > limit:
+        return False
+    held = zones[src]
+    if held is cards:   # the zone's own list: keep the cards before emptying it
+        cards = list(cards)
+    held.clear()
+    target[0:0] = cards
+    for c in cards:
+        loc[c] = zone
+    return True
 
 
 def move_bottom(st, cards, zone, out_of=None):

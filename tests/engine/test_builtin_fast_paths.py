@@ -178,6 +178,40 @@ def test_drawing_several_cards_at_once_as_one_by_one(game):
     assert st.zones[Zone("neutral_stacks")] == before
 
 
+def test_a_whole_zone_moves_as_card_by_card(game, monkeypatch):
+    """move of a zone's every card, in its order (_move_whole: one slice), leaves the
+    zones, and says a limit's error, as _put's card-by-card move does."""
+    def outcome(whole, zone_cards, src, dst, limit_cards=0):
+        monkeypatch.setattr(F, "WHOLE_ZONE", 16 if whole else 10**9)
+        st = game.new_state(3, seed=4)
+        F.move(st, F._items(st, Zone("tile_box"))[:limit_cards], Zone("display"))
+        moving = zone_cards(st, src)
+        before = list(moving)
+        try:
+            F.move(st, moving, dst)
+        except RuleError as e:
+            return "error", str(e)
+        finally:
+            monkeypatch.undo()
+        return st.zones, st.loc, before
+    box, stacks, display = Zone("tile_box"), Zone("neutral_stacks"), Zone("display")
+    cases = [
+        (lambda st, z: list(st.zones[z]), box, stacks, 0),          # the whole zone, in order
+        (lambda st, z: st.zones[z], box, stacks, 0),                # the zone's own list
+        (lambda st, z: list(st.zones[z])[::-1], box, stacks, 0),    # another order: card by card
+        (lambda st, z: list(st.zones[z])[1:], box, stacks, 0),      # not all of it
+        (lambda st, z: list(st.zones[z]), box, box, 0),             # onto itself
+        (lambda st, z: list(st.zones[z]), box, display, 0),         # over the display's limit
+        (lambda st, z: list(st.zones[z]), stacks, box, 0),          # an empty zone
+    ]
+    for zone_cards, src, dst, limit_cards in cases:
+        assert outcome(True, zone_cards, src, dst, limit_cards) == outcome(False, zone_cards, src, dst, limit_cards)
+    monkeypatch.setattr(F, "WHOLE_ZONE", 16)
+    st = game.new_state(3, seed=4)
+    F.move(st, F._items(st, box)[:1], display)    # a first move tells that the rule is no scenario step
+    assert F._move_whole(st.clone(), list(st.zones[box]), stacks)   # (the fast path runs)
+
+
 def test_sort_keys_as_item_by_item():
     """compile._key's plain items without a call each: the keys the general form made."""
     from interpreter.engine.compile import _key
