@@ -432,6 +432,27 @@ def _placed_cells(board: Board, turns: int, dq: int, dr: int):
     return cells
 
 
+_parts: dict[tuple, tuple] = {}   # (board, name, turns, dq, dr, joined) -> _placed_part's answer
+
+
+def _placed_part(board: Board, name, turns: int, dq: int, dr: int, joined: bool):
+    """({cell name: its layout entry}, {cell name: its Board attributes}) of a hex
+    board placed so, in board order, or None for a board not of hex cells alone.
+    The entries are the same maps for every layout that places the board so: a
+    layout is a value, never changed in place, so a join makes no map per cell."""
+    key = (board, name, turns, dq, dr, joined)
+    part = _parts.get(key)
+    if part is None:
+        cells = _placed_cells(board, turns, dq, dr)
+        if cells is None:
+            return None
+        part = ({cell: {"colour": colour, "board": name, "q": q, "r": r, "joined": True} if joined
+                 else {"colour": colour, "board": name, "q": q, "r": r} for cell, q, r, colour in cells},
+                {cell: {"board": name, "colour": colour, "q": q, "r": r} for cell, q, r, colour in cells})
+        _bounded_put(_parts, key, part)
+    return part
+
+
 def join_hex_boards(parts, zones_cross_boards: bool = False) -> dict:
     """parts: (board, board name, dq, dr[, turns]) each; every board's cells turned
     `turns` x 60 degrees clockwise about 0,0, shifted by (dq, dr) and gathered into
@@ -439,18 +460,17 @@ def join_hex_boards(parts, zones_cross_boards: bool = False) -> dict:
     layout: dict[str, dict] = {}
     attrs: dict[str, dict] | None = {}      # its Board's attributes, while every board is hexes
     for board, name, dq, dr, *turns in parts:
-        cells = _placed_cells(board, turns[0] % 6 if turns else 0, dq, dr)
-        if cells is not None:   # the usual case: a board of hex cells alone
-            for cell, q, r, colour in cells:
-                if cell in layout:
-                    raise ValueError(f"boards '{layout[cell]['board']}' and '{name}' would both "
-                                     f"cover hex {cell}")
-                if zones_cross_boards:
-                    layout[cell] = {"colour": colour, "board": name, "q": q, "r": r, "joined": True}
-                else:
-                    layout[cell] = {"colour": colour, "board": name, "q": q, "r": r}
-                if attrs is not None:
-                    attrs[cell] = {"board": name, "colour": colour, "q": q, "r": r}
+        placed = _placed_part(board, name, turns[0] % 6 if turns else 0, dq, dr,
+                              bool(zones_cross_boards))
+        if placed is not None:   # the usual case: a board of hex cells alone
+            cells, cell_attrs = placed
+            if not layout.keys().isdisjoint(cells):
+                cell = next(c for c in cells if c in layout)     # the first, in board order
+                raise ValueError(f"boards '{layout[cell]['board']}' and '{name}' would both "
+                                 f"cover hex {cell}")
+            layout.update(cells)
+            if attrs is not None:
+                attrs.update(cell_attrs)
             continue
         attrs = None
         for node in board.nodes():

@@ -31,6 +31,7 @@ def transcript(game, players, seed, fresh_layouts=False) -> list:
         boards._boards_by_content.clear()
         boards._footprints.clear()
         boards._placed.clear()
+        boards._parts.clear()
     st, rng, out = game.new_state(players, seed), random.Random(seed), []
     while not st.is_terminal():
         options = st.legal_actions()
