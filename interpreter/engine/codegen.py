@@ -48,17 +48,17 @@ from rulespec.scope import CARD_FIELDS, LAYOUT_FIELDS, RESULT_KEYS
 from rulespec.errors import RuleError
 from rulespec.limits import check_number, too_big
 from . import chance
-from .functions import FUNCTIONS, _items, meter_check
+from .functions import FUNCTIONS, _extreme, _items, meter_check
 from .values import Seat, Zone, display, player_zone
 
 _ARITH = {"+", "-", "*", "//", "%"}
 # a value cheap to read twice: a local, a constant, a variable
-_SIMPLE = re.compile(r"_[vakwh]\d+|_pl\d+|env\[_k\d+\]|st\.g\[_k\d+\]"
+_SIMPLE = re.compile(r"_[vakwh]\d+|_pl\d+|_it\d+|env\[_k\d+\]|st\.g\[_k\d+\]"
                      r"|st\.pv\[_k\d+\]\[(_[va]\d+|_pl\d+|env\[_k\d+\])\]")
 # the class of a value of a known kind, for a test of it (a zone is a _Zone)
 _CLASS = {"list": "list", "map": "dict", "zone": "_Zone"}
 # a value whose reading can neither fail nor change anything: a local or a constant
-_CHEAP = re.compile(r"_[vakwh]\d+|_pl\d+")
+_CHEAP = re.compile(r"_[vakwh]\d+|_pl\d+|_it\d+")
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 # a proof (ExpressionSource.proof) -> the class a test of the value would test for
 _PROVEN_CLASS = {"card": "str", "seat": "_Seat", "zone": "_Zone", "dict": "dict", "list": "list"}
@@ -89,6 +89,9 @@ class ExpressionSource:
     # Values proven of their class (`proof`) read with no test of it; off only where a
     # test compares games with them and without them.
     by_proofs = True
+    # sort, max and min with `by=` written here, their key a generated lambda (`keyed`),
+    # not a closure; off only where a test compares games with it and without it.
+    by_keys = True
 
     def __init__(self, compiler):
         self.compiler = compiler
@@ -97,7 +100,9 @@ class ExpressionSource:
         limits = game.bounds
         # the checker's kinds (rulespec/infer.py) choose which fast path to try first
         self.kinds = getattr(game, "kinds", None)
-        self.ns = {"_items": _items, "_RI": _range_items, "_contains": _contains, "_attr": attribute_of(game),
+        from .compile import _PLAIN_KEYS, _key
+        self.ns = {"_items": _items, "_RI": _range_items, "_SORT": _sort_by, "_MAX": _max_by, "_MIN": _min_by,
+                   "_skey": _key, "_PLAINK": _PLAIN_KEYS, "_contains": _contains, "_attr": attribute_of(game),
                    "_IB": limits.integer_bound, "_SIZE": limits.size, "_num": lambda r: check_number(r, limits),
                    "_mul": checked_multiply(limits),
                    "_index": _index, "_CARDS": game.cards, "_Seat": Seat, "_Zone": Zone,
@@ -239,7 +244,7 @@ class ExpressionSource:
         """Keep a spec function's body to write at its calls when it is small: no
         comprehension, no call of a spec function (so never recursive), nothing
         left to closures, at most INLINE_NODES nodes."""
-        nodes = list(ast.walk(node))
+        nodes = list(_walk(node))
         if (len(nodes) <= INLINE_NODES and not _leaves_to_closures(node)
                 and not any(isinstance(n, ast.Comprehension)
                             or isinstance(n, ast.Call) and n.func in self.names.functions
@@ -400,7 +405,7 @@ class ExpressionSource:
         for root in roots:
             if root is None:
                 continue
-            for n in ast.walk(root):
+            for n in _walk(root):
                 if id(n) in seen or _closure_only(n):
                     return False
                 seen.add(id(n))
@@ -787,7 +792,7 @@ class ExpressionSource:
 
     def src_call(self, node, scope):
         if node.kwargs:
-            return self.fallback(node, scope)
+            return self.keyed(node, scope) if _keyed(node) else self.fallback(node, scope)
         args = [self.source(a, scope) for a in node.args]
         if node.func in self.names.functions:
             inline = self.inline_function(node.func, args)
@@ -820,6 +825,33 @@ class ExpressionSource:
         first, x = read
         test = test.replace("{x}", first, 1).replace("{x}", x)
         return f"({value.replace('{x}', x)} if {test} else {fn}(st, {x}))"
+
+    def keyed(self, node, scope):
+        """sort(xs, by=key, descending=d), max(xs, by=key), min(xs, by=key): what the
+        builtin gives with the closure compiler's key (`_by_item`): `descending` read
+        first, then xs, then, item by item as the builtin asks, the key, here a
+        generated lambda of `it` made a sort key as compile._key makes it."""
+        desc = self.source(node.kwargs["descending"], scope) if "descending" in node.kwargs else "False"
+        xs = self.source(node.args[0], scope)
+        key = "None"
+        if "by" in node.kwargs:
+            it, saved = self.fresh("it"), self.locals.get("it")
+            self.locals["it"] = it
+            try:
+                value = self.source(node.kwargs["by"], scope | {"it"})
+            finally:
+                if saved is None:
+                    del self.locals["it"]
+                else:
+                    self.locals["it"] = saved
+            if self.in_iterable:    # no assignment there, even in a lambda
+                key = f"lambda {it}: _skey({value})"
+            else:
+                v = self.fresh("w")
+                key = f"lambda {it}: ((1, {v}) if ({v} := {value}).__class__ in _PLAINK else _skey({v}))"
+        if node.func == "sort":
+            return f"_SORT(st, {desc}, {xs}, {key})"
+        return f"_{node.func.upper()}(st, {xs}, {key})"
 
     def src_list_(self, node, scope):
         return "[" + ", ".join(self.source(i, scope) for i in node.items) + "]"
@@ -986,8 +1018,8 @@ def _evaluated_first(node) -> list:
         return [node.obj, node.key]
     if isinstance(node, (ast.Compare, ast.Arith)):
         return [node.left, node.right]
-    if isinstance(node, ast.Call):
-        return list(node.args)
+    if isinstance(node, ast.Call):    # a keyword read first (sort's descending); `by` per item
+        return [v for k, v in node.kwargs.items() if k != "by"] + list(node.args)
     if isinstance(node, ast.ListLit):
         return list(node.items)
     if isinstance(node, (ast.And, ast.Or)):
@@ -1015,17 +1047,34 @@ def _branches_lower(node) -> bool:
     return False
 
 
+def _keyed(node) -> bool:
+    """A call ExpressionSource.keyed writes: sort, max or min of one list, by= a key
+    (sort: descending= too)."""
+    allowed = {"sort": {"by", "descending"}, "max": {"by"}, "min": {"by"}}.get(node.func)
+    return (ExpressionSource.by_keys and ExpressionSource.by_kinds and allowed is not None
+            and len(node.args) == 1 and bool(node.kwargs) and set(node.kwargs) <= allowed)
+
+
+def _walk(root):
+    """Every node under `root`, a call's keyword arguments too (ast.walk leaves them)."""
+    for node in ast.walk(root):
+        yield node
+        if isinstance(node, ast.Call) and node.kwargs:
+            for value in node.kwargs.values():
+                yield from _walk(value)
+
+
 def _closure_only(node) -> bool:
     """Parts this module leaves to the closure compiler."""
     if isinstance(node, ast.Call):
-        return bool(node.kwargs)
+        return bool(node.kwargs) and not _keyed(node)
     return not hasattr(ExpressionSource, "src_" + node.rule)
 
 
 def _leaves_to_closures(*roots) -> bool:
     """True when a part under any of `roots` is compiled as a closure, which reads its
     names from env: code that keeps names in Python locals cannot hold it."""
-    return any(_closure_only(n) for root in roots for n in ast.walk(root))
+    return any(_closure_only(n) for root in roots for n in _walk(root))
 
 
 def _number(src) -> int | None:
@@ -1096,6 +1145,20 @@ def _bracket_closes_last(src, at) -> bool:
             if depth == 0:
                 return i == len(src) - 1
     return False
+
+
+def _sort_by(st, descending, xs, key):
+    """sort(xs, by=..., descending=...) as the builtin: `key` an item's sort key, or None."""
+    return sorted(_items(st, xs), key=key, reverse=bool(descending))
+
+
+def _max_by(st, xs, key):
+    """max(xs, by=...) as the builtin (functions._extreme): `key` an item's sort key."""
+    return _extreme(max, st, (xs,), key)
+
+
+def _min_by(st, xs, key):
+    return _extreme(min, st, (xs,), key)
 
 
 def _range_items(st, n):

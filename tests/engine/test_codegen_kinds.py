@@ -281,3 +281,38 @@ def test_games_are_the_same_with_and_without_proofs(spec, monkeypatch):
     for seed in range(2):
         players = fast.min_players + 1 + seed
         assert transcript(fast, players, seed) == transcript(slow, players, seed)
+
+
+# ------------------------------------------------------------ keyed calls
+# sort, max and min with by= written as generated code, their key a lambda
+# (codegen.py `keyed`), against the closure compiler's (compile._by_item)
+KEYED_STEPS = ["sort(players, by=it.coins)", "sort(players, by=[it.coins, 0 - it], descending=true)",
+               "sort(bag, by=it.worth)", "sort(bag, by=name(it), descending=count(bag) > 1)",
+               "sort([3, 1, 2], by=0 - it)", "sort([3, 1, 2], descending=true)", "sort([1, 'a'], by=it)",
+               "sort([none, 2, 1], by=it)", "sort([[1, 2], [1, 1], []], by=it)", "sort(bag, by=it.nothing)",
+               "sort(3, by=it)", "sort(bag, by=count([t for t in bag if t == it]))",
+               "max(bag, by=it.worth)", "min(bag, by=it.worth)", "max([], by=it)", "min([2, 1, 1], by=it)",
+               "max([[2], [1, 5]], by=it)", "max(bag, by=it.shade)", "max(3, by=it)", "max(1, 2)",
+               "[x for x in sort(bag, by=name(it))]", "[x for x in sort([none, 2, 1], by=it)]",
+               "[x for x in max([[2], [1, 5], none], by=it)]",
+               "[sort([y, 1], by=0 - it) for y in [3, 2]]", "sort(sort(bag, by=it.worth), by=rich(players[0]))",
+               "hand_worth(first(sort(players, by=hand_worth(it))))", "max(players, by=piles(it, 0))"]
+
+
+@pytest.mark.parametrize("step", KEYED_STEPS)
+def test_a_keyed_call_gives_the_same_value_or_error(step, monkeypatch):
+    fast = load_game(path="proofs.yaml", text=PROVEN)
+    first = outcome(fast, step)
+    monkeypatch.setattr(ExpressionSource, "by_keys", False)
+    assert first == outcome(load_game(path="proofs.yaml", text=PROVEN), step)
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.rsplit("/", 1)[-1][:-5])
+def test_games_are_the_same_with_and_without_keyed_calls(spec, monkeypatch):
+    fast = load_game(spec)
+    monkeypatch.setattr(ExpressionSource, "by_keys", False)
+    slow = load_game(spec)
+    monkeypatch.undo()
+    for seed in range(2):
+        players = fast.min_players + 2 * seed
+        assert transcript(fast, players, seed) == transcript(slow, players, seed)
