@@ -93,7 +93,12 @@ class Compiler:
 
     def block(self, stmts, scope):
         self.scope = scope    # for rulespec.effects: which names are locals
-        run = None    # straight statements in a row: [first pc, lines, pcs, compound statements]
+        # straight statements in a row: [first pc, lines, pcs, compound statements, the
+        # pc after, whether its last statement may suspend]; the first is the run from its start, each
+        # other the rest of it after a statement that may stop at a decision, where a
+        # frame goes on when answered (so its rest is one function, not one turn of the
+        # run loop per statement, a procedure's frame pushed for each call)
+        runs = []
         for stmt in stmts:
             start = self.here()
             getattr(self, stmt.rule)(stmt, scope)
@@ -103,19 +108,22 @@ class Compiler:
                 continue
             written = self._written(stmt, scope, start)
             if written is None:
-                self._straight(run)
-                run = None
+                for run in runs:
+                    self._straight(run)
+                runs = []
                 continue
             if stmt.rule in _COMPOUND:   # alone too: Program.finish may refuse the run
                 self._straight([start, written[0], written[1], 1, self.here(), written[2]])
-            if run is None:
-                run = [start, [], [], 0, 0, False]
-            run[1] += written[0]
-            run[2] += written[1]
-            run[3] += stmt.rule in _COMPOUND or self._calls_procedure(stmt)
-            run[4] = self.here()
-            run[5] = run[5] or written[2]
-        self._straight(run)
+            if not runs or runs[-1][5] and len(runs) < RESUMED_RUNS:
+                runs.append([start, [], [], 0, 0, False])
+            for run in runs:
+                run[1] += written[0]
+                run[2] += written[1]
+                run[3] += stmt.rule in _COMPOUND or self._calls_procedure(stmt)
+                run[4] = self.here()
+            runs[-1][5] = written[2]
+        for run in runs:
+            self._straight(run)
 
     # ------------------------------------------------------- straight lines
     def _calls_procedure(self, stmt) -> bool:
@@ -991,58 +999,16 @@ class Compiler:
     def turn(self, node, scope):
         """A player's turn; with no legal action the turn passes (said in trace and
         log), or its `else` statement runs."""
-        player, actions, until_done = self.expr(node.player, scope), node.actions, node.until_done
-        key = self.temp("turn")
+        player, key = self.expr(node.player, scope), self.temp("turn")
         game = self.game
         where = (self.file, *(self.mark(node.line, node.col) if self.mark else (node.line, node.col)))
         fallback, end = [0] if node.orelse else None, [0]
-        lister, namers = [None], {}     # Game.turn_options, made once actions are compiled; namer per n
-
-        def decide(st, fr):
-            env = fr.env
-            if IN in env:
-                choice = env.pop(IN)
-                if choice == "done":
-                    del env[key]
-                    return
-                env[key] = [env[key][0], True]   # a new list: clones share frame values
-                name, bound = choice
-                fr.pc -= 1   # come back here when the action is over
-                st.stack.append(game.actions[name].frame(env[key][0], bound, fr))
-                st.fired[game.actions[name].key] = st.fired.get(game.actions[name].key, 0) + 1
-                return
-            if key not in env or not env[key][1]:
-                # before the first action, who plays is asked again each time the
-                # decision is (a scenario's `do:` may have changed it)
-                env[key] = [player(st, env), False]
-            p, acted = env[key]
-            if acted and not until_done:
-                del env[key]
-                return
-            options = lister[0]
-            if options is None:
-                options = lister[0] = game.turn_options(actions)
-            values, labels = options(st, p)
-            if until_done:
-                values.append("done")
-                if labels is not None:
-                    labels.append("done")
-            if not values:
-                del env[key]
-                skip_turn(st, p, where, fallback is not None)
-                if fallback is not None:
-                    fr.pc = fallback[0]
-                return
-            namer = namers.get(st.n)
-            if namer is None:
-                namer = namers[st.n] = game.table(st.n).name_options
-            value = ask(st, fr, p, values, labels, "action", namer, fresh=True)
-            if value is not NOTHING:
-                env[IN] = value
-                fr.pc -= 1
-        pc = self.emit(node, decide)
+        shared = ([None], {})     # Game.turn_options, made once actions are compiled; namer per n
+        turn = (game, key, player, node.actions, node.until_done, where, fallback, shared)
+        pc = self.emit(node, _turn_form(*turn, {}))
         if self.straight_lines is not None:
-            self.program.swaps[pc] = _direct_turn(decide, key, game, self.action_functions, until_done)
+            self.program.swaps[pc] = form = _turn_form(*turn, self.action_functions)
+            self.program.link(pc, _turn_link(turn, self.action_functions, form, pc))
         if fallback is not None:
             self.emit(node, self.jump_to(end), writes=False)
             fallback[0] = self.here()
@@ -1109,51 +1075,28 @@ _COMPOUND = {"for_stmt", "if_stmt", "while_stmt", "secretly"}
 _DECISIONS = {"choose_one", "choose_number", "choose_several"}
 # blocks nested in one straight-line function; Python refuses over 20 nested loops
 STRAIGHT_DEPTH = 12
+# runs of straight statements one block offers (Compiler.block): the whole, and the
+# rests after statements that may stop at a decision, at most this many in all
+RESUMED_RUNS = 4
 
 
 class NotStraight(Exception):
     """A statement the straight-line compiler does not write."""
 
 
-def _direct_turn(decide, key, game, functions, until_done):
-    """A turn's instruction for the sampled run: a chosen action that is quiet
-    (compile.py's plan_quiet) runs as a function, not a frame pushed for the run
-    loop; its frame is made only when it stops at a decision (Suspended), and its end
-    checks run where its frame's end would run them. A turn of one action then ends
-    here, as `decide` would end it when come back to (the end checks after this
-    instruction run once, on the same state, where they ran twice). Anything
-    else: `decide`."""
-    def direct(st, fr):
-        env = fr.env
-        choice = env.get(IN)
-        if choice is None or choice == "done" or choice[0] not in functions:
-            decide(st, fr)
-            return
-        del env[IN]
-        name, bound = choice
-        player = env[key][0]
-        if until_done:
-            env[key] = [player, True]   # a new list: clones share frame values
-            fr.pc -= 1   # come back here when the action is over
-        action = game.actions[name]
-        st.fired[action.key] = st.fired.get(action.key, 0) + 1
-        local = {"player": player, action.var: bound} if action.var else {"player": player}
-        result = functions[name](st, local, fr.secret or bool(env.get("$secret")), True)
-        if result.__class__ is Suspended:
-            if not until_done:   # come back to end the turn when the action is over
-                env[key] = [player, True]
-                fr.pc -= 1
-            st.stack.extend(reversed(result))
-            return
-        if not until_done:
-            del env[key]
-        checks = game.programs[action.key].exit_checks
-        if checks and not st.staged and not st.over and at_boundary(game.programs, st.stack):
-            check_end(st, checks, None)
-        if until_done and not st.over and st.stack[-1] is fr and unchecked(fr):
-            fr.pc += 1   # the turn goes on here, as the run loop would run it next
-            decide(st, fr)
-
+def _turn_form(game, key, player, actions, until_done, where, fallback, shared, functions, after=None):
+    """A turn's instruction. The chosen action's frame is pushed for the run loop
+    (come back to here when it is over), unless it is in `functions` (name -> its
+    function: compile.py's plan_quiet; given only for the sampled run, {} for the
+    per-statement one): a quiet action runs as a function then, the same in every
+    way that can be seen; its frame is made only when it stops at a decision
+    (Suspended), and its end checks run where its frame's end would run them. A
+    turn of one action then ends here, as come back to it would end (the end checks
+    after this instruction run once, on the same state, where they ran twice).
+    after: None, or (pc, form) of the next instruction, which a turn that ends
+    runs at once, as the run loop would next (Program.link: _turn_link)."""
+    lister, namers = shared
+    at, then = after or (None, None)
     known = []      # one instruction's fact, found once the game's end checks are planned
 
     def unchecked(fr):
@@ -1163,7 +1106,97 @@ def _direct_turn(decide, key, game, functions, until_done):
             program = game.programs[fr.proc]
             known.append(not (program.checks_any and program.end_checks[fr.pc]))
         return known[0]
-    return direct
+
+    def decide(st, fr):
+        env = fr.env
+        if IN in env:   # answered: (action, value) or "done"
+            choice = env.pop(IN)
+            if choice == "done":
+                del env[key]
+                if then is not None:
+                    fr.pc = at + 1
+                    then(st, fr)
+                return
+            name, bound = choice
+            function = functions.get(name)
+            action = game.actions[name]
+            st.fired[action.key] = st.fired.get(action.key, 0) + 1
+            who = env[key][0]
+            if function is None:
+                env[key] = [who, True]   # a new list: clones share frame values
+                fr.pc -= 1   # come back here when the action is over
+                st.stack.append(action.frame(who, bound, fr))
+                return
+            if until_done:
+                env[key] = [who, True]
+                fr.pc -= 1
+            local = {"player": who, action.var: bound} if action.var else {"player": who}
+            result = function(st, local, fr.secret or bool(env.get("$secret")), True)
+            if result.__class__ is Suspended:
+                if not until_done:   # come back to end the turn when the action is over
+                    env[key] = [who, True]
+                    fr.pc -= 1
+                st.stack.extend(reversed(result))
+                return
+            if not until_done:
+                del env[key]
+            checks = game.programs[action.key].exit_checks
+            if checks and not st.staged and not st.over and at_boundary(game.programs, st.stack):
+                check_end(st, checks, None)
+            if not until_done:
+                if then is not None and not st.over:
+                    fr.pc = at + 1
+                    then(st, fr)
+                return
+            if st.over or st.stack[-1] is not fr or not unchecked(fr):
+                return
+            fr.pc += 1   # the turn goes on here, as the run loop would run it next
+        if key not in env or not env[key][1]:
+            # before the first action, who plays is asked again each time the
+            # decision is (a scenario's `do:` may have changed it)
+            env[key] = [player(st, env), False]
+        p, acted = env[key]
+        if acted and not until_done:
+            del env[key]
+            if then is not None:
+                fr.pc = at + 1
+                then(st, fr)
+            return
+        options = lister[0]
+        if options is None:
+            options = lister[0] = game.turn_options(actions)
+        values, labels = options(st, p)
+        if until_done:
+            values.append("done")
+            if labels is not None:
+                labels.append("done")
+        if not values:
+            del env[key]
+            skip_turn(st, p, where, fallback is not None)
+            if fallback is not None:
+                fr.pc = fallback[0]
+            return
+        namer = namers.get(st.n)
+        if namer is None:
+            namer = namers[st.n] = game.table(st.n).name_options
+        value = ask(st, fr, p, values, labels, "action", namer, fresh=True)
+        if value is not NOTHING:
+            env[IN] = value
+            fr.pc -= 1
+    return decide
+
+
+def _turn_link(turn, functions, plain, pc):
+    """Program.link's maker for the turn at pc: its form that runs the instruction
+    after it at once when the turn ends (_turn_form's `after`)."""
+    def make(form, go, ahead):
+        then = go(pc + 1) if form is plain and ahead else None
+        if then is None:
+            return None
+        fn = _turn_form(*turn, functions, (pc + 1, then))
+        fn.then = [(fn.__code__, line, pc + 1, [then]) for line in call_lines(fn.__code__, "then")]
+        return fn
+    return make
 
 
 def _fused_for(key, var, items, where, secret, body, end):

@@ -312,6 +312,9 @@ LINKED_FAULTS = {   # name: (flow, the line of the failing statement)
     "after a straight run": ("a = 1\nb = 2\nfor y in [10 // zero]:\n    turn first(players): take, risky\n", 21),
     # a turn whose quiet action is over asks again at once
     "turn asking again": ("turn first(players) until done: risky, take\n", 15),
+    # a turn that is over goes on into the next statement
+    "after a turn": ("turn first(players): take, risky\ntotal += 10 // zero\n", 20),
+    "after a turn in a loop": ("for x in xs:\n    turn first(players): take, risky\n    total += 10 // (x - 2)\n", 21),
 }
 
 
@@ -415,3 +418,69 @@ def test_a_quiet_procedure_inside_a_quiet_action_checks_no_end_condition(monkeyp
     assert results[0] == results[1]
     assert all('"ended_by":"five"' in game[-1][1] for game in results[0])
     assert all(len(game) > 6 for game in results[0])
+
+
+SECRETLY_SPEC = '''game: Secretly
+players: {min: 2, max: 2}
+globals:
+  total: {start: 0}
+per_player:
+  coins: {start: 0}
+  gift: {start: 0, visibility: owner}
+  mine: {start: 0, visibility: owner}
+procedures:
+  ask_gift:
+    params: [p]
+    do: |
+      p.gift = choose one of [1, 2, 3] by p
+  gifts:
+    do: |
+      total += 1
+      secretly for p in players:
+          if p.coins >= 0:
+              ask_gift(p)
+          p.mine += 1
+          keep = choose one of [p.mine, 0] by p
+      secretly for p in players:
+          if p.mine > 100:
+              p.mine += 1
+      for p in players:
+          p.coins += p.gift
+      held = total
+      ask_gift(first(players))
+      held += 1
+  round:
+    do: |
+      gifts()
+      turn first(players): take, skip
+flow: |
+  while total < 6:
+      round()
+actions:
+  take:
+    do: player.coins += 1
+  skip:
+    do: pass
+scoring:
+  score: p.coins
+'''
+
+
+def test_a_secretly_loop_in_a_quiet_procedure_asks_in_secret(monkeypatch):
+    """A `secretly for` in a quiet procedure (run as a function): its decisions, and
+    the frames of the procedures it calls that stop at one, are secret as frame by
+    frame; the same saves at every decision, "$secret" counted in env alike; the
+    rest of a block after a call that stopped runs as one function when answered."""
+    games = []
+    for switch in (True, False):
+        monkeypatch.setattr(Game, "straight", switch)
+        games.append(load_game("secretly.yaml", text=SECRETLY_SPEC))
+    fast, slow = games
+    assert fast.programs["proc:round"].fast[0] is not fast.programs["proc:round"].code[0]
+    for seed in range(4):
+        ours = transcript(fast, 2, seed)
+        assert ours == transcript(slow, 2, seed)
+        states = every_state(fast, seed)
+        assert states == every_state(slow, seed)
+        assert any('"secret":true' in state for state in states)
+        assert any('"secret":false' in state and '"proc:ask_gift"' in state for state in states)
