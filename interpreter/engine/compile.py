@@ -94,10 +94,10 @@ class Compiler:
     def block(self, stmts, scope):
         self.scope = scope    # for rulespec.effects: which names are locals
         # straight statements in a row: [first pc, lines, pcs, compound statements, the
-        # pc after, whether its last statement may suspend]; the first is the run from its start, each
-        # other the rest of it after a statement that may stop at a decision, where a
-        # frame goes on when answered (so its rest is one function, not one turn of the
-        # run loop per statement, a procedure's frame pushed for each call)
+        # pc after, whether its last statement may suspend]; the first is the run from
+        # its start, each other the rest of it after a statement that may stop at a
+        # decision, where a frame goes on when answered (so its rest is one function,
+        # not one turn of the run loop per statement, a procedure's frame per call)
         runs = []
         for stmt in stmts:
             start = self.here()
@@ -114,6 +114,11 @@ class Compiler:
                 continue
             if stmt.rule in _COMPOUND:   # alone too: Program.finish may refuse the run
                 self._straight([start, written[0], written[1], 1, self.here(), written[2]])
+            if not runs and stmt.rule == "turn" and stmt.until_done:
+                # no run starts at a turn that asks again after each action: its answers
+                # resume there, and its own form (linked on into the run after it) does
+                # less per answer than a run that calls it and returns
+                continue
             if not runs or runs[-1][5] and len(runs) < RESUMED_RUNS:
                 runs.append([start, [], [], 0, 0, False])
             for run in runs:
@@ -237,6 +242,8 @@ class Compiler:
             return self._body(stmt.body, scope, pc + 1, depth + 1, lines, pcs) + 1
         if rule in _DECISIONS:
             return self._decision_lines(pc, pad, lines, pcs)
+        if rule == "turn" and not stmt.orelse:
+            return self._decision_lines(pc, pad, lines, pcs, turn=True)
         if rule == "menu":
             return self._menu_lines(stmt, scope, pc, depth, lines, pcs)
         raise NotStraight
@@ -309,22 +316,26 @@ class Compiler:
         """Where the lines stop at a decision: each open loop's place, into its key."""
         return [f"    env[{key}] = [{items}, {index}]" for key, items, index in reversed(self._loops)]
 
-    def _decision_lines(self, pc, pad, lines, pcs) -> int:
+    def _decision_lines(self, pc, pad, lines, pcs, turn=False) -> int:
         """A decision (choose one, a number, several, a menu): its own instruction run here.
         When it waits for an answer, the frame it stands in is made (inside a quiet
-        procedure: its function has none) and the lines return (Suspended)."""
+        procedure: its function has none) and the lines return (Suspended). A `turn`
+        (with no `else`) runs its sampled run's form (_turn_form) and returns too
+        where it did not end at once (its pc is not the next one: a decision waits,
+        or its one option waits to be run by the run loop)."""
         source = self._source()
         key = self._quiet_key
-        instruction = (self.game.programs[key] if key else self.program).code[pc]
-        decide = source.fresh("decide", instruction)
+        program = self.game.programs[key] if key else self.program
+        decide = source.fresh("decide", program.swaps[pc] if turn else program.code[pc])
         self._suspends = True
+        at = "fr" if key is None else source.fresh("f")
+        stop = f"if {at}.pc != {pc + 1} or st.pending is not None:" if turn else "if st.pending is not None:"
         if key is None:
-            body = [f"fr.pc = {pc + 1}", f"{decide}(st, fr)", "if st.pending is not None:",
-                    *self._stop_lines(), "    return"]
+            body = [f"fr.pc = {pc + 1}", f"{decide}(st, fr)", stop, *self._stop_lines(), "    return"]
         else:
-            frame = source.fresh("f")
+            frame = at
             body = [f"{frame} = {source.fresh('Frame', Frame)}({source.const(key)}, env, secret, {pc + 1})",
-                    f"{decide}(st, {frame})", "if st.pending is not None:", *self._stop_lines(),
+                    f"{decide}(st, {frame})", stop, *self._stop_lines(),
                     f"    return {source.fresh('Suspended', Suspended)}([{frame}])"]
         self._add(lines, pcs, [pad + line for line in body], pc)
         self._asked_in = "fr" if key is None else frame   # the frame it ran in, for a menu
@@ -415,7 +426,7 @@ class Compiler:
         """Whether statements of a quiet procedure may ask someone (_may_be_quiet's)."""
         for stmt in stmts:
             rule = stmt.rule
-            if rule in _DECISIONS or rule == "menu":
+            if rule in _DECISIONS or rule in ("menu", "turn"):
                 return True
             call = stmt.call if rule == "call_stmt" else getattr(stmt, "value", None)
             if isinstance(call, ast.Call) and call.func in asking:
@@ -463,6 +474,8 @@ class Compiler:
             return stmt.call.func not in procedures or stmt.call.func in quiet
         if rule in ("pass_", "return_") or rule in _DECISIONS:
             return True
+        if rule == "turn":     # its actions run where it is answered, by the run loop
+            return not stmt.orelse
         if rule == "menu":
             return all(self._may_be_quiet(s, quiet, depth + 1) for o in stmt.options for s in o.body)
         if rule in ("if_stmt", "for_stmt", "while_stmt", "secretly"):

@@ -484,3 +484,103 @@ def test_a_secretly_loop_in_a_quiet_procedure_asks_in_secret(monkeypatch):
         assert states == every_state(slow, seed)
         assert any('"secret":true' in state for state in states)
         assert any('"secret":false' in state and '"proc:ask_gift"' in state for state in states)
+
+
+TURNS_SPEC = '''game: Turns
+players: {min: 2, max: 2}
+globals:
+  total: {start: 0}
+per_player:
+  coins: {start: 0}
+  marble: {start: 1}
+procedures:
+  play:
+    params: [p]
+    do: |
+      total += 1
+      turn p: take, spend, wide
+      again = p.marble > 0
+      while again:
+          again = false
+          choose by p as "Another turn?":
+              "no":
+                  pass
+              "yes":
+                  p.marble -= 1
+                  turn p until done: take, spend
+                  again = p.marble > 0
+      p.coins += 1
+  other:
+    params: [p]
+    do: |
+      turn p: take, spend else p.coins += 2
+  round:
+    do: |
+      for p in players:
+          play(p)
+          total += 1
+flow: |
+  while total < 40:
+      round()
+      for p in players:
+          turn p: take, spend
+actions:
+  take:
+    do: player.coins += 1
+  spend:
+    when: player.coins > 1
+    do: |
+      player.coins -= 2
+      player.marble += 1
+  wide:
+    do: |
+      other(player)
+      player.coins += 1
+scoring:
+  score: p.coins
+'''
+
+
+def test_a_turn_in_a_quiet_procedure_changes_no_game(monkeypatch):
+    """A `turn` (with no `else`) in a procedure leaves it quiet: its function asks
+    and, stopped there, leaves the frames the per-statement run would; the answered
+    frame runs the chosen action (a quiet one as a function, another as a frame)
+    and goes on. The same games and saves at every decision both ways."""
+    games = []
+    for switch in (True, False):
+        monkeypatch.setattr(Game, "straight", switch)
+        games.append(load_game("turns.yaml", text=TURNS_SPEC))
+    fast, slow = games
+    assert fast.programs["proc:round"].fast[0] is not fast.programs["proc:round"].code[0]
+    for seed in range(4):
+        ours = transcript(fast, 2, seed)
+        assert ours == transcript(slow, 2, seed)
+        states = every_state(fast, seed)
+        assert states == every_state(slow, seed)
+        assert any('"proc:play"' in state and '"action:wide"' in state for state in states)
+
+
+def test_a_fault_after_a_turn_of_a_quiet_procedure_is_placed_at_its_statement(monkeypatch):
+    """A statement after a turn in a quiet procedure that faults, run where the
+    answered frame goes on (a straight line), is said at its statement in the
+    procedure, as frame by frame."""
+    spec = faulty_spec("for x in [1, 2, 3, 4]:\n    go(x)\n").replace("flow: |", '''procedures:
+  go:
+    params: [n]
+    do: |
+      total += 1
+      turn first(players): take, risky
+      total += 10 // (3 - n)
+flow: |''')
+    messages = []
+    for switch in (True, False):
+        monkeypatch.setattr(Game, "straight", switch)
+        game = load_game("faulty.yaml", text=spec)
+        assert (game.programs["flow"].fast != game.programs["flow"].code) == switch
+        with pytest.raises(Exception) as caught:
+            st = game.new_state(2, 0)
+            for _ in range(5):
+                st.apply(0)
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1]
+    assert "faulty.yaml:24:" in messages[0] and "procedure go" in messages[0], messages[0]
