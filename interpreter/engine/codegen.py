@@ -187,19 +187,18 @@ class ExpressionSource:
         """(test, (lines, expression)) or (None, None): a spec function's body written
         again for parameters proven seats or cards by one test at its entry (the
         body's own reads of them then test nothing), where the body (`lines`,
-        `source`) tests a parameter's class more than once or in a loop. Only a
+        `source`) saves two tests or more (a test in a loop counts twice). Only a
         parameter the kinds make a seat or a card (the body tests it for that
         class and no other) is tested; any other value takes the body as it is."""
         if not (self.by_kinds and self.by_proofs):
             return None, None
         text = "\n".join(lines + [source])
-        proofs, tests = {}, 0
+        proofs = {}
         for i in idents:
             seat, card = text.count(f"{i}.__class__ is _Seat"), text.count(f"{i}.__class__ is str and {i} in ")
             if bool(seat) != bool(card):
                 proofs[i] = "seat" if seat else "card"
-                tests += seat + card
-        if not proofs or tests < 2 and not any(line.startswith("for ") for line in lines):
+        if not proofs:
             return None, None
         self.proven.update(proofs)
         try:
@@ -207,6 +206,8 @@ class ExpressionSource:
         finally:
             for i in proofs:
                 del self.proven[i]
+        if _tests(lines, source) - _tests(*fast) < 2:    # too few tests saved to pay for one
+            return None, None
         guard = " and ".join(seat_test(i) if proof == "seat"
                              else f"{i}.__class__ is str and {i} in _CARDS" for i, proof in proofs.items())
         return guard, fast
@@ -1075,6 +1076,13 @@ def _leaves_to_closures(*roots) -> bool:
     """True when a part under any of `roots` is compiled as a closure, which reads its
     names from env: code that keeps names in Python locals cannot hold it."""
     return any(_closure_only(n) for root in roots for n in _walk(root))
+
+
+def _tests(lines, source) -> int:
+    """The class tests in generated code, one in a loop (an indented line or a
+    loop's head) counted twice."""
+    return (source.count("__class__ is") + sum(line.count("__class__ is") * (1 + line.startswith((" ", "for ")))
+                                              for line in lines))
 
 
 def _number(src) -> int | None:
