@@ -108,6 +108,7 @@ class ExpressionSource:
                    "_index": _index, "_CARDS": game.cards, "_Seat": Seat, "_Zone": Zone,
                    "_PZ": {z: [player_zone(z, i) for i in range(game.max_players)]
                            for z in self.names.player_zones}}
+        self.ns["_NIB"] = -limits.integer_bound     # an int's lower bound, negated once, not per test
         # spec functions by generated name; those already compiled are bound now (a
         # scenario step compiled later calls them too), the others as they compile
         self._function_idents = {name: f"_fn{i}" for i, name in enumerate(self.names.functions)}
@@ -988,7 +989,7 @@ class ExpressionSource:
         cls = {"list": "list", "text": "str"}.get(kind) if op == "+" else None
         if cls is not None:     # lists or texts joined (their kind known): within the size limit, inline
             return f"({r} if ({r} := {a} + {b}).__class__ is {cls} and len({r}) <= _SIZE else _num({r}))"
-        return (f"({r} if ({r} := {a} {op} {b}).__class__ is int and -_IB < {r} < _IB "
+        return (f"({r} if ({r} := {a} {op} {b}).__class__ is int and _NIB < {r} < _IB "
                 f"else {r} if {r}.__class__ is str and len({r}) <= _SIZE else _num({r}))")
 
     def src_if_exp(self, node, scope):

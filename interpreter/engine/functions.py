@@ -94,7 +94,7 @@ def sum_(st, xs):
         if walked > m[1]:
             meter_check(m)
         total, bounds = sum(xs), st.game.bounds
-        if total.__class__ is int and -bounds.integer_bound < total < bounds.integer_bound:
+        if total.__class__ is int and abs(total) < bounds.integer_bound:
             return total
         return check_number(total, bounds)
     return check_number(sum(_items(st, xs)), st.game.bounds)
@@ -435,12 +435,13 @@ def shuffle(st, zone):
 
 
 def draw(st, src, dst, n=1):
-    if isinstance(n, int) and n > st.game.bounds.size:   # a reshuffling deck never runs out
-        raise too_big("a draw of", n, st.game.bounds.size, "size")
-    if n.__class__ is int and 0 < n <= len(st.zones[src]) and dst.__class__ is Zone:
+    if n.__class__ is int and 0 < n <= len(st.zones[src]) and dst.__class__ is Zone \
+            and n <= st.game.bounds.size:     # the usual case: the deck holds them
         drawn = _draw_at_once(st, src, dst, n)
         if drawn is not None:
             return drawn
+    if isinstance(n, int) and n > st.game.bounds.size:   # a reshuffling deck never runs out
+        raise too_big("a draw of", n, st.game.bounds.size, "size")
     drawn = []
     zone = dst if dst.__class__ is Zone else None   # move's fast path wants a zone
     for _ in range(n):
@@ -476,9 +477,15 @@ def _draw_at_once(st, src, dst, n):
     held, target = zones[src], zones[dst]
     limits = st.game.limits
     if limits:
-        limit = _limit(limits, dst)
+        base = _BASES.get(dst)      # _limit, inline
+        limit = limits.get(base) if base is not None else _limit(limits, dst)
         if limit is not None and len(target) + n > limit:
             return None
+    if n == 1:      # one card: no slices
+        c = held.pop(0)
+        target.insert(0, c)
+        st.loc[c] = dst
+        return [c]
     drawn = held[:n]
     del held[:n]
     drawn.reverse()
@@ -713,7 +720,14 @@ def hex_layout(st, parts, zones_cross_boards=False):
 
 def flatten(st, xs):
     out, size, m = [], st.game.bounds.size, st.game.meter
-    for x in _items(st, xs):
+    if xs.__class__ is list:    # _items inline: metered, no copy
+        m[0] = walked = m[0] + len(xs)
+        if walked > m[1]:
+            meter_check(m)
+        items = xs
+    else:
+        items = _items(st, xs)
+    for x in items:
         if len(out) > size:     # each part is within the limit already
             raise too_big("a list of length", len(out), size, "size")
         if x.__class__ is list:     # _items inline: metered, no copy
