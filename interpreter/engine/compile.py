@@ -119,14 +119,17 @@ class Compiler:
                 # resume there, and its own form (linked on into the run after it) does
                 # less per answer than a run that calls it and returns
                 continue
-            if not runs or runs[-1][5] and len(runs) < RESUMED_RUNS:
+            # a decision of this block is answered at its own instruction: a run starts
+            # there (the decision takes the answer and the run goes on), not after it
+            asks = stmt.rule in _DECISIONS or stmt.rule == "menu" or stmt.rule == "turn" and not stmt.until_done
+            if not runs or (runs[-1][5] or asks) and len(runs) < RESUMED_RUNS:
                 runs.append([start, [], [], 0, 0, False])
             for run in runs:
                 run[1] += written[0]
                 run[2] += written[1]
                 run[3] += stmt.rule in _COMPOUND or self._calls_procedure(stmt)
                 run[4] = self.here()
-            runs[-1][5] = written[2]
+            runs[-1][5] = written[2] and not asks
         for run in runs:
             self._straight(run)
 

@@ -312,6 +312,9 @@ LINKED_FAULTS = {   # name: (flow, the line of the failing statement)
     "after a straight run": ("a = 1\nb = 2\nfor y in [10 // zero]:\n    turn first(players): take, risky\n", 21),
     # a turn whose quiet action is over asks again at once
     "turn asking again": ("turn first(players) until done: risky, take\n", 15),
+    # an answered decision goes on into the statements after it (a run starts at it)
+    "after a decision": ("for x in xs:\n    n = choose one of [1, 2] by first(players)\n    total += 10 // (n - 1)\n"
+                         "    turn first(players): take, risky\n", 21),
     # a turn that is over goes on into the next statement
     "after a turn": ("turn first(players): take, risky\ntotal += 10 // zero\n", 20),
     "after a turn in a loop": ("for x in xs:\n    turn first(players): take, risky\n    total += 10 // (x - 2)\n", 21),
