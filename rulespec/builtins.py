@@ -55,6 +55,9 @@ SIGNATURES = {
     "draw": (2, 3, "move the top n cards (default 1) of a zone to another; returns them"),
     "move": (2, 2, "move a card, or a list of cards, onto the top (front) of a zone"),
     "move_bottom": (2, 2, "move a card, or a list of cards, to the bottom (end) of a zone"),
+    "move_named": (3, 4, "move the first n cards (default 1) with that name in a zone, one by one, "
+                         "onto the top of another: the last one moved on top, as n "
+                         "move(find(from, name), to) leave them"),
     # chance
     "roll": (1, 1, "a random number from 1 to n (a chance outcome)"),
     "random_of": (1, 1, "a random item of a list (a chance outcome)"),
@@ -90,4 +93,4 @@ KEYWORDS = {"sort": {"by", "descending"}, "max": {"by"}, "min": {"by"},
 LAZY = {"by"}
 
 # Calls that change the state; legal as statements and inside expressions.
-EFFECTS = {"shuffle", "draw", "move", "move_bottom", "roll", "random_of", "log"}
+EFFECTS = {"shuffle", "draw", "move", "move_bottom", "move_named", "roll", "random_of", "log"}

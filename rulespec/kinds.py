@@ -298,6 +298,7 @@ BUILTINS = {
     "owner": ((ZONE,), _fixed(or_none(SEAT))),
     "shuffle": ((ZONE,), _fixed(NONE)), "draw": ((ZONE, ZONE, NUMBER), _fixed(list_of(CARD))),
     "move": ((CARDS, ZONE), _fixed(NONE)), "move_bottom": ((CARDS, ZONE), _fixed(NONE)),
+    "move_named": ((ZONE, TEXT, ZONE, NUMBER), _fixed(NONE)),
     "roll": ((NUMBER,), _fixed(NUMBER)),
     "nodes": ((None,), _fixed(list_of(CELL))),
     "next_node": ((None, CELL), _fixed(or_none(CELL))),

@@ -15,7 +15,7 @@ carry a rule of its own for "public, but not yet"; an owner-only variable says
 the same thing with the visibility rule every channel already follows.
 
 What is followed: assignments (`p.pick = ...`, `total += ...`), zone builtins
-(`move`, `move_bottom`, `draw`, `shuffle`: the zones named in their
+(`move`, `move_bottom`, `move_named`, `draw`, `shuffle`: the zones named in their
 arguments), and what the round starts: procedures it calls, actions of turns
 it runs, triggers of signals it sends. A card moved out of a public zone held
 in a local variable is not seen (the zone is not named); the number of cards
@@ -27,7 +27,7 @@ from __future__ import annotations
 from . import ast
 from .scope import assigned_names
 
-_ZONE_BUILTINS = {"move", "move_bottom", "draw", "shuffle"}
+_ZONE_BUILTINS = {"move", "move_bottom", "move_named", "draw", "shuffle"}
 
 
 def check_secret_rounds(spec, rules, names, error_at) -> list:

@@ -5,6 +5,7 @@ Every function takes the state first. None changes a list or map in place.
 from __future__ import annotations
 
 from collections import _count_elements     # Counter's counting loop (C), on a plain dict
+from itertools import islice
 from time import monotonic
 
 from rulespec.errors import LimitError, RuleError
@@ -587,11 +588,69 @@ def move_bottom(st, cards, zone, out_of=None):
     _put(st, cards, zone, at_end=True)
 
 
+def move_named(st, src, name, dst, n=1):
+    """move_named(from, name, to, n): the first n cards called `name` in zone
+    `from` (top first), moved one by one onto the top of zone `to`, the last one
+    moved on top: what n `move(find(from, name), to)` leave, in one call (a deal
+    of a set of cards by name out of a box is a loop of these; card by card,
+    each find scans the box again and each move searches it for the card).
+    Fewer than n such cards is a rule error, said before any card moves.
+
+    Where a card-by-card move checks or records something per card -- a scenario
+    step, explicit chance, a zone limit the moves would pass -- the cards are
+    moved one by one (_move_one); otherwise in one slice."""
+    if n.__class__ is not int or n < 0:
+        raise RuleError(f"move_named: n is a number of cards, 0 or more, not {display(n)}")
+    if not isinstance(src, Zone) or not isinstance(dst, Zone):
+        wrong = dst if isinstance(src, Zone) else src
+        raise RuleError(f"move_named: expected a zone, got {display(wrong)}")
+    held, cards = st.zones[src], st.game.cards
+    known = _CALLED.get(id(cards))     # _called, inline
+    ids = _NONE if name.__class__ is not str else known[1].get(name, _NONE) \
+        if known is not None and known[0] is cards else _called(cards, st.game.cards_by_name, name)
+    picked = list(islice(filter(ids.__contains__, held), n))
+    if len(picked) < n:
+        raise RuleError(f"move_named: {display(src)} holds {len(picked)} "
+                        f"card{'' if len(picked) == 1 else 's'} called {display(name)}, not {n}")
+    if not _named_at_once(st, held, picked, src, dst):
+        for c in picked:
+            _move_one(st, c, dst, False)
+
+
+def _named_at_once(st, held: list, picked: list, src, dst) -> bool:
+    """Move `picked` (cards of `held`, src's list, in its order) onto dst's top as
+    moves of one card each leave them (the last on top), in one slice; or False,
+    moving nothing, where _move_one must move them card by card (as _draw_at_once:
+    explicit chance, a scenario step, the same zone, a zone limit passed)."""
+    if st.explicit is not None or src == dst or (
+            st.stack and st.stack[-1].proc not in _NOT_SCENARIO):
+        return False
+    target, limits, n = st.zones[dst], st.game.limits, len(picked)
+    if limits:
+        limit = _limit(limits, dst)
+        if limit is not None and len(target) + n > limit:
+            return False
+    if not picked:
+        return True
+    i = held.index(picked[0])
+    if held[i:i + n] == picked:     # next to each other (a box sorted by name): one cut
+        del held[i:i + n]
+    else:
+        for c in picked:
+            held.remove(c)
+    picked.reverse()
+    target[0:0] = picked
+    loc = st.loc
+    for c in picked:
+        loc[c] = dst
+    return True
+
+
 def _move_one(st, c, zone, at_end, out_of=None):
     """move (or move_bottom) of the one card c to `zone` (a Zone): what _taken,
     chance.taking and _put do for it, without the lists. Every card that moves
-    goes through _put or here: what must follow a move (a zone's version, say)
-    goes in both."""
+    goes through _put or here, or a one-slice path (_draw_at_once, _move_whole,
+    _named_at_once): what must follow a move (a zone's version, say) goes in all."""
     if out_of is not None:
         _taken(st, c, out_of)
     elif st.stack and st.stack[-1].proc not in _NOT_SCENARIO:
@@ -851,6 +910,7 @@ FUNCTIONS = {
     "name": name, "kind": kind,     # (codegen inlines their usual case too)
     "has": has, "find": find, "one_of_each": one_of_each, "named": named, "where": where, "owner": owner,
     "shuffle": shuffle, "draw": draw, "move": move, "move_bottom": move_bottom,
+    "move_named": move_named,
     "roll": roll, "random_of": random_of,
     "nodes": lambda st, b: _board(st, b).nodes(),
     "next_node": next_node, "previous_node": previous_node,
