@@ -49,7 +49,7 @@ from rulespec.errors import RuleError
 from rulespec.limits import check_number, too_big
 from . import chance
 from .functions import FUNCTIONS, _extreme, _items, meter_check
-from .values import Seat, Zone, display, player_zone
+from .values import PLAIN_KEYS, Seat, Zone, display, player_zone, sort_key
 
 _ARITH = {"+", "-", "*", "//", "%"}
 # a value cheap to read twice: a local, a constant, a variable
@@ -100,9 +100,8 @@ class ExpressionSource:
         limits = game.bounds
         # the checker's kinds (rulespec/infer.py) choose which fast path to try first
         self.kinds = getattr(game, "kinds", None)
-        from .compile import _PLAIN_KEYS, _key
         self.ns = {"_items": _items, "_RI": _range_items, "_SORT": _sort_by, "_MAX": _max_by, "_MIN": _min_by,
-                   "_skey": _key, "_PLAINK": _PLAIN_KEYS, "_contains": _contains, "_attr": attribute_of(game),
+                   "_skey": sort_key, "_PLAINK": PLAIN_KEYS, "_contains": _contains, "_attr": attribute_of(game),
                    "_IB": limits.integer_bound, "_SIZE": limits.size, "_num": lambda r: check_number(r, limits),
                    "_mul": checked_multiply(limits),
                    "_index": _index, "_CARDS": game.cards, "_Seat": Seat, "_Zone": Zone,
@@ -832,7 +831,7 @@ class ExpressionSource:
         """sort(xs, by=key, descending=d), max(xs, by=key), min(xs, by=key): what the
         builtin gives with the closure compiler's key (`_by_item`): `descending` read
         first, then xs, then, item by item as the builtin asks, the key, here a
-        generated lambda of `it` made a sort key as compile._key makes it."""
+        generated lambda of `it` made a sort key as values.sort_key makes it."""
         desc = self.source(node.kwargs["descending"], scope) if "descending" in node.kwargs else "False"
         xs = self.source(node.args[0], scope)
         key = "None"

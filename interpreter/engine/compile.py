@@ -21,7 +21,7 @@ from rulespec.limits import check_number
 from .flow import IN, NOTHING, RET, Frame, Program, Suspended, ask, call_lines, jump_link, skip_turn, straight_look
 from .flow import _at_boundary as at_boundary, _check_end as check_end
 from .functions import FUNCTIONS, _items, int_range
-from .values import Seat
+from .values import Seat, sort_key as _key
 
 ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul,
          "//": operator.floordiv, "%": operator.mod}
@@ -1337,14 +1337,3 @@ def _by_item(st, env, f):
         return _key(f(st, local))
     return key
 
-
-_PLAIN_KEYS = frozenset({int, str, float, bool, Seat})    # key (1, v): neither none nor a list
-
-
-def _key(value):
-    """Sort keys: lists compare item by item; none sorts first."""
-    if value.__class__ is list:     # (a list's plain items without a call each)
-        return tuple([(1, v) if v.__class__ in _PLAIN_KEYS else _key(v) for v in value])
-    if isinstance(value, list):
-        return tuple(_key(v) for v in value)
-    return (0, 0) if value is None else (1, value)

@@ -18,6 +18,19 @@ class Seat(int):
 
     __str__ = int.__repr__   # so f"hand@{seat}" names the zone by number
 
+PLAIN_KEYS = frozenset({int, str, float, bool, Seat})    # sort key (1, v): neither none nor a list
+
+
+def sort_key(value):
+    """A value's sort key (sort, max and min with by=, compiled or generated):
+    lists compare item by item; none sorts first. Returns a tuple."""
+    if value.__class__ is list:     # (a list's plain items without a call each)
+        return tuple([(1, v) if v.__class__ in PLAIN_KEYS else sort_key(v) for v in value])
+    if isinstance(value, list):
+        return tuple(sort_key(v) for v in value)
+    return (0, 0) if value is None else (1, value)
+
+
 
 class Zone(str):
     """A reference to a zone: 'deck' for a shared zone, 'hand@2' for seat 2's hand."""
