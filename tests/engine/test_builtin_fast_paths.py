@@ -213,8 +213,8 @@ def test_a_whole_zone_moves_as_card_by_card(game, monkeypatch):
 
 
 def test_sort_keys_as_item_by_item():
-    """compile._key's plain items without a call each: the keys the general form made."""
-    from interpreter.engine.compile import _key
+    """values.sort_key's plain items without a call each: the keys the general form made."""
+    from interpreter.engine.values import sort_key as _key
 
     def general(value):
         if isinstance(value, list):
