@@ -346,32 +346,20 @@ def has(st, zone, name):
 
 def find(st, zone, name):
     """The first card of `zone` (from the top) called `name`, or none."""
-    held, cards = st.zones[zone], st.game.cards
+    held = st.zones[zone]
     if len(held) > 8 and name.__class__ is str:
         # a long zone (a deal finds each of 120 tiles in a box of 140) is scanned
         # in C, for the first card in the set of those of the name
-        known = _CALLED.get(id(cards))     # _called, inline: a deal finds every card
-        ids = known[1].get(name, _NONE) if known is not None and known[0] is cards else \
-            _called(cards, st.game.cards_by_name, name)
+        ids = st.game.ids_called.get(name, _NONE)
         return next(filter(ids.__contains__, held), None)
+    names = st.game.name_of
     for c in held:
-        if cards[c]["name"] == name:
+        if names[c] == name:
             return c
     return None
 
 
-def _called(cards: dict, by_name: dict, name: str) -> frozenset:
-    """The ids of the cards called `name` (none: empty), a set made once per game."""
-    known = _CALLED.get(id(cards))
-    if known is None or known[0] is not cards:
-        if len(_CALLED) > 64:       # games of the past, in a long process
-            _CALLED.clear()
-        known = _CALLED[id(cards)] = (cards, {n: frozenset(ids) for n, ids in by_name.items()})
-    return known[1].get(name, _NONE)
-
-
-_CALLED: dict[int, tuple[dict, dict]] = {}     # id(game.cards) -> (game.cards, name -> ids)
-_NONE = frozenset()
+_NONE = frozenset()     # the ids of the cards of a name no card has
 
 
 def one_of_each(st, xs):
@@ -383,9 +371,7 @@ def one_of_each(st, xs):
     Returns a new list of cards; the cards walked are metered (_items). Raises
     RuleError, in name()'s words, for an item that is not a card.
     """
-    cards, first = st.game.cards, {}
-    known = _NAMES.get(id(cards))     # _names, inline
-    names = known[1] if known is not None and known[0] is cards else _names(cards)
+    names, first = st.game.name_of, {}
     keep = first.setdefault     # a name's first card stays
     # a zone's cards as _items gives them (unmetered), without its copy
     items = st.zones[xs] if xs.__class__ is Zone else _items(st, xs)
@@ -396,19 +382,6 @@ def one_of_each(st, xs):
         bad = next(c for c in items if isinstance(c, (list, dict)) or c not in names)
         raise RuleError(f"{display(bad)} is not a card") from None    # (_card's words)
     return list(first.values())
-
-
-def _names(cards: dict) -> dict:
-    """{card id: its name} of a game's cards, made once per game (as _called)."""
-    known = _NAMES.get(id(cards))
-    if known is None or known[0] is not cards:
-        if len(_NAMES) > 64:        # games of the past, in a long process
-            _NAMES.clear()
-        known = _NAMES[id(cards)] = (cards, {c: attrs["name"] for c, attrs in cards.items()})
-    return known[1]
-
-
-_NAMES: dict[int, tuple[dict, dict]] = {}     # id(game.cards) -> (game.cards, card -> name)
 
 
 def named(st, name):
@@ -604,10 +577,8 @@ def move_named(st, src, name, dst, n=1):
     if not isinstance(src, Zone) or not isinstance(dst, Zone):
         wrong = dst if isinstance(src, Zone) else src
         raise RuleError(f"move_named: expected a zone, got {display(wrong)}")
-    held, cards = st.zones[src], st.game.cards
-    known = _CALLED.get(id(cards))     # _called, inline
-    ids = _NONE if name.__class__ is not str else known[1].get(name, _NONE) \
-        if known is not None and known[0] is cards else _called(cards, st.game.cards_by_name, name)
+    held = st.zones[src]
+    ids = st.game.ids_called.get(name, _NONE) if name.__class__ is str else _NONE
     picked = list(islice(filter(ids.__contains__, held), n))
     if len(picked) < n:
         raise RuleError(f"move_named: {display(src)} holds {len(picked)} "

@@ -199,6 +199,9 @@ class Game:
                     self.cards[cid] = {**attrs, "id": cid, "kind": kind}
                     self.cards_by_name.setdefault(entry["name"], []).append(cid)
                     self.card_start[cid] = decl["in"]
+        # the builtins' lookups by name (find, move_named, one_of_each), made once
+        self.name_of: dict[str, str] = {cid: attrs["name"] for cid, attrs in self.cards.items()}
+        self.ids_called: dict[str, frozenset] = {n: frozenset(ids) for n, ids in self.cards_by_name.items()}
 
     # ---------------------------------------------------------------- compile
     def _compile(self, rules, quiet=True):
