@@ -325,14 +325,18 @@ class Compiler:
         procedure: its function has none) and the lines return (Suspended). A `turn`
         (with no `else`) runs its sampled run's form (_turn_form) and returns too
         where it did not end at once (its pc is not the next one: a decision waits,
-        or its one option waits to be run by the run loop)."""
+        or its one option waits to be run by the run loop), and where its action's end
+        checks ended the game (the stack cleared: the run loop runs nothing more). In
+        a quiet function its frame is new, with no answer: it runs no action there."""
         source = self._source()
         key = self._quiet_key
         program = self.game.programs[key] if key else self.program
         decide = source.fresh("decide", program.swaps[pc] if turn else program.code[pc])
         self._suspends = True
         at = "fr" if key is None else source.fresh("f")
-        stop = f"if {at}.pc != {pc + 1} or st.pending is not None:" if turn else "if st.pending is not None:"
+        stop = "if st.pending is not None:"
+        if turn:    # a frame's lines: its action may have ended the game
+            stop = f"if {at}.pc != {pc + 1} or st.pending is not None{' or st.over' if key is None else ''}:"
         if key is None:
             body = [f"fr.pc = {pc + 1}", f"{decide}(st, fr)", stop, *self._stop_lines(), "    return"]
         else:

@@ -9,6 +9,7 @@ Switches compared here (used by nothing but this test):
 - the hex-layout caches (boards.py), emptied before every game of the run
   without them, so every layout is built afresh.
 """
+import json
 import random
 
 import pytest
@@ -587,3 +588,56 @@ flow: |''')
         messages.append(str(caught.value))
     assert messages[0] == messages[1]
     assert "faulty.yaml:24:" in messages[0] and "procedure go" in messages[0], messages[0]
+
+
+ENDING_TURN_SPEC = '''game: Ending turn
+players: {min: 2, max: 2}
+globals:
+  total: {start: 0}
+  heard: {start: []}
+procedures:
+  play:
+    params: [p]
+    do: |
+      turn p: deal, rest
+      heard = append(heard, "after the procedure's turn")
+flow: |
+  while true:
+      for p in players:
+          n = choose one of [1, 2] by p
+          turn p: deal, rest
+          heard = append(heard, "after the turn")
+          play(p)
+actions:
+  deal:
+    do: |
+      total += 2
+  rest:
+    do: pass
+end:
+  big: {when: "total >= 9"}
+scoring:
+  score: "0"
+'''
+
+
+def test_a_turn_whose_action_ends_the_game_stops_the_lines_after_it(monkeypatch):
+    """A quiet action whose end checks end the game, run by an answered `turn` where
+    a straight line starts (the flow's, or a procedure's frame resumed there):
+    nothing after the turn runs, as frame by frame, where the cleared stack stops
+    the run loop. Before, the statements after it in the same line ran on in the
+    finished game."""
+    ends = []
+    for switch in (True, False):
+        monkeypatch.setattr(Game, "straight", switch)
+        game = load_game("ending.yaml", text=ENDING_TURN_SPEC)
+        ends.append([])
+        for seed in range(8):
+            st, rng = game.new_state(2, seed), random.Random(seed)
+            while not st.is_terminal():
+                st.apply(rng.randrange(len(st.legal_actions())))
+            ends[-1].append(st.to_json(spec=False))
+    assert ends[0] == ends[1]
+    # ended at the procedure's turn (the flow's last line was the one before it), and at the flow's
+    assert {json.loads(end)["globals"]["heard"][-1] for end in ends[0]} == {
+        "after the turn", "after the procedure's turn"}
