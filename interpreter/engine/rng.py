@@ -13,6 +13,9 @@ mixed, nearby seeds start at unrelated points of the cycle. Logs and saves
 name the version, and one made with another version is refused by name
 rather than failing at some later line.
 """
+import sys
+from operator import mod
+
 MASK = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15   # SplitMix64's increment: 2^64 / golden ratio, odd
 VERSION = 2                  # of the seed-to-stream mapping; logs and saves carry it
@@ -90,7 +93,14 @@ def shuffle(state: int, items: list) -> int:
     (a deck's shuffle is a hot path: two calls per card cost more than the work;
     every random game shuffles its decks at set-up). Constants are literals (no
     global look-ups), and a draw is tested against below's limit only when it
-    could fail it: below 2**64 - 2**32 it passes for any list shorter than 2**32."""
+    could fail it: below 2**64 - 2**32 it passes for any list shorter than 2**32.
+    A list of PACKED_FROM items or more takes all its draws at once (_packed_draws)."""
+    if PACKED_FROM <= len(items) <= PACKED_UPTO:
+        draws = _packed_draws(state, len(items) - 1)
+        if draws is not None:
+            for i, j in zip(range(len(items) - 1, 0, -1), draws):
+                items[i], items[j] = items[j], items[i]
+            return (state + (len(items) - 1) * GAMMA) & MASK
     if len(items) > 1 << 32:
         return _shuffle_long(state, items)
     for i in range(len(items) - 1, 0, -1):
@@ -105,6 +115,51 @@ def shuffle(state: int, items: list) -> int:
         j = z % (i + 1)
         items[i], items[j] = items[j], items[i]
     return state
+
+
+# Packed draws: n SplitMix64 outputs computed side by side in one big integer, a
+# 128-bit lane each (a 64-bit word times a 64-bit constant fits in a lane, so no
+# product spills into the next lane): each of the few whole-integer operations
+# runs in C over all lanes, where the loop above runs about 20 bytecodes per draw.
+# Bit for bit the same words: the lanes are masked to 64 bits after every step
+# that could carry past them, as the loop's `& MASK` does.
+PACKED_FROM = 12        # from this length a shuffle takes its draws packed; below, the loop is cheaper
+PACKED_UPTO = 1024      # and up to this one (a length's constants are five integers of 16 bytes a draw)
+_LITTLE = sys.byteorder == "little"     # the lanes are read back as native 64-bit words
+_lanes: dict[int, tuple] = {}           # n draws -> _lane_constants(n)
+
+
+def _lane_constants(n: int) -> tuple:
+    """(1 in each of n lanes, GAMMA times 1, 2, ..., n, 64 low bits of each lane, 32
+    low bits of each, bit 32 of each, i + 1 for each draw), made once per length."""
+    lanes = _lanes.get(n)
+    if lanes is None:
+        if len(_lanes) >= 64:     # many lengths (discard piles reshuffled): start again
+            _lanes.clear()
+        ones = int.from_bytes((b"\x01" + bytes(15)) * n, "little")
+        ramp = int.from_bytes(b"".join((k + 1).to_bytes(16, "little") for k in range(n)), "little")
+        lanes = _lanes[n] = (ones, ramp * GAMMA, ones * MASK, ones * 0xFFFFFFFF, ones << 32,
+                             range(n + 1, 1, -1))
+    return lanes
+
+
+def _packed_draws(state: int, n: int):
+    """The n draws of a shuffle of n + 1 items from `state`, as the loop in `shuffle`
+    takes them (j for i = n, n - 1, ..., 1), or None when one of them might fail
+    below's limit (a word over 2**64 - 2**32, about once in 2**32 draws): the loop
+    then draws again as below would, which packing cannot."""
+    if not _LITTLE:
+        return None
+    ones, ramp, mask, low32, bit32, sizes = _lane_constants(n)
+    s = (state * ones + ramp) & mask                    # state + k * GAMMA in lane k - 1
+    z = ((s ^ (s >> 30)) & mask) * 0xBF58476D1CE4E5B9 & mask
+    z = ((z ^ (z >> 27)) & mask) * 0x94D049BB133111EB & mask
+    z ^= z >> 31    # (the bits shifted into a lane's high half are never read)
+    # a lane whose high 32 bits are all ones carries into its bit 32 when 1 is added to them
+    if ((z >> 32) & low32) + ones & bit32:
+        return None
+    words = memoryview(z.to_bytes(16 * n, "little")).cast("Q")[::2].tolist()
+    return map(mod, words, sizes)
 
 
 def _shuffle_long(state: int, items: list) -> int:

@@ -160,3 +160,32 @@ def test_shuffle_is_fisher_yates_over_below():
         a, b = list(range(seed % 131)), list(range(seed % 131))
         assert rng.shuffle(state, a) == by_below(state, b)
         assert a == b
+
+
+def test_packed_draws_are_the_loops_draws(monkeypatch):
+    """A long list's shuffle takes its draws packed in one integer (_packed_draws):
+    the same order and state as the loop (PACKED_FROM out of reach) and as `below`,
+    also where a draw comes near below's limit (then the loop draws, as below)."""
+    def by_below(state, items):
+        for i in range(len(items) - 1, 0, -1):
+            state, j = rng.below(state, i + 1)
+            items[i], items[j] = items[j], items[i]
+        return state
+
+    def by_loop(state, items):
+        with monkeypatch.context() as m:
+            m.setattr(rng, "PACKED_FROM", 1 << 40)
+            return rng.shuffle(state, items)
+    cases = [(rng.seed_state(seed), seed % 300) for seed in range(200)]
+    # a state whose k-th draw is the word z: near the limit, over it, just under the test
+    cases += [((rng.unmix(z) - k * rng.GAMMA) & rng.MASK, n)
+              for z in (0xFFFFFFFF00000000, 0xFFFFFFFF00000001, rng.MASK, 0xFFFFFFFEFFFFFFFF)
+              for k in (1, 7, 20) for n in (rng.PACKED_FROM, 30, 129)]
+    packed = 0
+    for state, n in cases:
+        a, b, c = list(range(n)), list(range(n)), list(range(n))
+        assert rng.shuffle(state, a) == by_below(state, b) == by_loop(state, c), (state, n)
+        assert a == b == c
+        packed += n >= rng.PACKED_FROM and rng._packed_draws(state, n - 1) is not None
+    assert packed > 150     # the packed path ran (not the loop behind it every time)
+    assert rng._packed_draws((rng.unmix(rng.MASK) - 3 * rng.GAMMA) & rng.MASK, 40) is None
