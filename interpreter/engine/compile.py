@@ -18,11 +18,12 @@ from rulespec.builtins import LAZY
 
 from rulespec.errors import RuleError
 from rulespec.limits import check_number
-from .flow import IN, NOTHING, RET, Frame, Program, Suspended, ask, call_lines, jump_link, skip_turn, straight_look
+from .flow import IN, NOTHING, RET, Decision, Frame, Program, Suspended, ask, call_lines, jump_link, skip_turn, straight_look
 from .flow import _at_boundary as at_boundary, _check_end as check_end
 from .functions import FUNCTIONS, _items, int_range
 from .values import Seat, sort_key as _key
 
+new_object = object.__new__    # a Decision made as its slots (_turn_form), without a call of __init__
 ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul,
          "//": operator.floordiv, "%": operator.mod}
 
@@ -1118,6 +1119,8 @@ def _turn_form(game, key, player, actions, until_done, where, fallback, shared, 
     lister, namers = shared
     at, then = after or (None, None)
     known = []      # one instruction's fact, found once the game's end checks are planned
+    chosen = {}     # action name -> (action, its function or None, its key, its var, its exit checks)
+    asked_at = []   # (file, line) of this instruction: its decisions' `where`
 
     def unchecked(fr):
         """No end condition is checked after this instruction: nothing can end the
@@ -1126,6 +1129,14 @@ def _turn_form(game, key, player, actions, until_done, where, fallback, shared, 
             program = game.programs[fr.proc]
             known.append(not (program.checks_any and program.end_checks[fr.pc]))
         return known[0]
+
+    def action_of(name):
+        """What an answer naming action `name` needs, looked up when it is first
+        chosen (the programs' end checks are planned by then), not at each answer."""
+        action = game.actions[name]
+        found = chosen[name] = (action, functions.get(name), action.key, action.var,
+                                game.programs[action.key].exit_checks)
+        return found
 
     def decide(st, fr):
         env = fr.env
@@ -1138,9 +1149,9 @@ def _turn_form(game, key, player, actions, until_done, where, fallback, shared, 
                     then(st, fr)
                 return
             name, bound = choice
-            function = functions.get(name)
-            action = game.actions[name]
-            st.fired[action.key] = st.fired.get(action.key, 0) + 1
+            action, function, fired, var, checks = chosen.get(name) or action_of(name)
+            counts = st.fired
+            counts[fired] = counts.get(fired, 0) + 1
             who = env[key][0]
             if function is None:
                 env[key] = [who, True]   # a new list: clones share frame values
@@ -1150,8 +1161,8 @@ def _turn_form(game, key, player, actions, until_done, where, fallback, shared, 
             if until_done:
                 env[key] = [who, True]
                 fr.pc -= 1
-            local = {"player": who, action.var: bound} if action.var else {"player": who}
-            result = function(st, local, fr.secret or bool(env.get("$secret")), True)
+            local = {"player": who, var: bound} if var else {"player": who}
+            result = function(st, local, fr.secret or ("$secret" in env and env["$secret"] != 0), True)
             if result.__class__ is Suspended:
                 if not until_done:   # come back to end the turn when the action is over
                     env[key] = [who, True]
@@ -1160,7 +1171,6 @@ def _turn_form(game, key, player, actions, until_done, where, fallback, shared, 
                 return
             if not until_done:
                 del env[key]
-            checks = game.programs[action.key].exit_checks
             if checks and not st.staged and not st.over and at_boundary(game.programs, st.stack):
                 check_end(st, checks, None)
             if not until_done:
@@ -1171,17 +1181,20 @@ def _turn_form(game, key, player, actions, until_done, where, fallback, shared, 
             if st.over or st.stack[-1] is not fr or not unchecked(fr):
                 return
             fr.pc += 1   # the turn goes on here, as the run loop would run it next
-        if key not in env or not env[key][1]:
+        turn = env.get(key)
+        if turn is None or not turn[1]:
             # before the first action, who plays is asked again each time the
             # decision is (a scenario's `do:` may have changed it)
-            env[key] = [player(st, env), False]
-        p, acted = env[key]
-        if acted and not until_done:
-            del env[key]
-            if then is not None:
-                fr.pc = at + 1
-                then(st, fr)
-            return
+            p = player(st, env)
+            env[key] = [p, False]
+        else:
+            p = turn[0]
+            if not until_done:      # acted: the turn is over
+                del env[key]
+                if then is not None:
+                    fr.pc = at + 1
+                    then(st, fr)
+                return
         options = lister[0]
         if options is None:
             options = lister[0] = game.turn_options(actions)
@@ -1190,15 +1203,29 @@ def _turn_form(game, key, player, actions, until_done, where, fallback, shared, 
             values.append("done")
             if labels is not None:
                 labels.append("done")
-        if not values:
+        size = len(values)
+        if not size:
             del env[key]
             skip_turn(st, p, where, fallback is not None)
             if fallback is not None:
                 fr.pc = fallback[0]
             return
-        namer = namers.get(st.n)
-        if namer is None:
+        try:
+            namer = namers[st.n]
+        except KeyError:
             namer = namers[st.n] = game.table(st.n).name_options
+        if size > 1 and size <= game.bounds.size:
+            # flow.ask's usual case, written in (labels and namer as given: ask keeps
+            # them so): a real choice within the limit waits here as the decision
+            fr.pc = pc = fr.pc - 1
+            if not asked_at:
+                asked_at.append(game.programs[fr.proc].lines[pc])
+            decision = new_object(Decision)
+            decision.player, decision._labels, decision.values = int(p), labels, values
+            decision.kind, decision.where, decision._namer = "action", asked_at[0], namer
+            decision.secret = fr.secret or ("$secret" in env and env["$secret"] != 0)
+            st.pending = decision
+            return
         value = ask(st, fr, p, values, labels, "action", namer, fresh=True)
         if value is not NOTHING:
             env[IN] = value

