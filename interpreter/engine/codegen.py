@@ -92,6 +92,10 @@ class ExpressionSource:
     # sort, max and min with `by=` written here, their key a generated lambda (`keyed`),
     # not a closure; off only where a test compares games with it and without it.
     by_keys = True
+    # A loop written as lines (a lowered comprehension, a statement's `for`) meters a
+    # list's walk inline, as _items would (`metered`), with no call; off only where a
+    # test compares games (and meter counts) with it and without it.
+    by_meter = True
 
     def __init__(self, compiler):
         self.compiler = compiler
@@ -104,7 +108,7 @@ class ExpressionSource:
                    "_skey": sort_key, "_PLAINK": PLAIN_KEYS, "_contains": _contains, "_attr": attribute_of(game),
                    "_IB": limits.integer_bound, "_SIZE": limits.size, "_num": lambda r: check_number(r, limits),
                    "_mul": checked_multiply(limits),
-                   "_index": _index, "_CARDS": game.cards, "_Seat": Seat, "_Zone": Zone,
+                   "_index": _index, "_CARDS": game.cards, "_MCHECK": meter_check, "_Seat": Seat, "_Zone": Zone,
                    "_PZ": {z: [player_zone(z, i) for i in range(game.max_players)]
                            for z in self.names.player_zones}}
         self.ns["_NIB"] = -limits.integer_bound     # an int's lower bound, negated once, not per test
@@ -474,6 +478,7 @@ class ExpressionSource:
             lines.append(f"{one} = {x}")
             self._carry(x, one)
             head, _, walked = self._walk_head(items, one, bound=True)
+        walk, head = self.metered(head, n if n is not None else x)
         head = head.format(value) + ":"
         self._prove(value, walked)
         frame = [start, {}]
@@ -494,7 +499,7 @@ class ExpressionSource:
                 del self.locals[var]
             else:
                 self.locals[var] = saved
-        lines += [f"{local} = {read}" for read, local in frame[1].items()]
+        lines += [f"{local} = {read}" for read, local in frame[1].items()] + walk
         lines += [f"{result} = []"] * (result is not None) + [head]
         lines += ["    " + line for line in body]
         return lines if result is not None else (lines, item)
@@ -913,9 +918,43 @@ class ExpressionSource:
         n = self.ranged(node)
         if n is not None:
             lines, x = self.lowered(n, scope)
-            return lines, f"_RI(st, {x})"
+            walk, head = self.metered(f"for {{}} in _RI(st, {x})", x)
+            return lines + walk, head[len("for {} in "):]
         lines, x = self.lowered(node, scope)
-        return lines, f"list(_items(st, {x}))"
+        walk, head = self.metered(f"for {{}} in _items(st, {x})", x)
+        return lines + walk, f"list({head[len('for {} in '):]})"
+
+    def metered(self, head, x):
+        """(lines, head): a loop's `head` over `_items(st, x)` or `_RI(st, x)` with its
+        usual case written in lines before it (the loop's function has lines): a
+        list's length, or range(x)'s for a whole number 0..size, added to the meter
+        inline, the clock read where a chunk ends (meter_check), as _items and
+        _range_items do, with no call; the walk then over the list itself or the
+        range. Anything else goes through the call, for its items or its error.
+        ([], head) for another head, or with by_meter off."""
+        ranged = head == f"for {{}} in _RI(st, {x})"
+        if not (self.by_meter and (ranged or head == f"for {{}} in _items(st, {x})")):
+            return [], head
+        proven = not ranged and base(self.proof(x)) == "list"
+        if proven and _CHEAP.fullmatch(x):
+            walked, lines = x, []
+        else:       # a local of its own: the general way assigns it
+            walked = self.fresh("L")
+            lines = [f"{walked} = {x}"]
+        m, t = self.fresh("m"), self.fresh("t")
+        size = walked if ranged else f"len({walked})"
+        meter = [f"{m} = st.game.meter", f"{m}[0] = {t} = {m}[0] + {size}",
+                 f"if {t} > {m}[1]:", f"    _MCHECK({m})"]
+        if proven:
+            return lines + meter, f"for {{}} in {walked}"
+        if ranged:
+            test, usual, general = (f"{walked}.__class__ is int and 0 <= {walked} <= _SIZE",
+                                    f"{walked} = range({walked})", f"{walked} = _RI(st, {walked})")
+        else:
+            test, usual, general = f"{walked}.__class__ is list", None, f"{walked} = _items(st, {walked})"
+        lines += [f"if {test}:", *("    " + line for line in meter + [usual] * (usual is not None)),
+                  "else:", f"    {general}"]
+        return lines, f"for {{}} in {walked}"
 
     def _walk_head(self, node, x, bound=False):
         """(`for {} in ...` over `x`, node's value; None or "bind" when `x` must be
