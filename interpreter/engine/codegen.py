@@ -96,6 +96,9 @@ class ExpressionSource:
     # list's walk inline, as _items would (`metered`), with no call; off only where a
     # test compares games (and meter counts) with it and without it.
     by_meter = True
+    # `x += y` for a variable with numeric bounds tests its usual case once
+    # (`checked_update`); off only where a test compares games with it and without it.
+    by_bounds = True
 
     def __init__(self, compiler):
         self.compiler = compiler
@@ -120,6 +123,7 @@ class ExpressionSource:
         self.consts: dict = {}
         self.counter = 0
         self._card_tables: dict = {}   # card attribute -> generated name of its table
+        self._int_bounds: dict = {}    # _checker's numeric template -> (checker, low, high)
         self._inlinable: dict = {}     # spec function -> (body, scope): written at its calls
         self.locals: dict = {}      # comprehension variable -> python identifier
         self.depth = 0              # AST levels of the generated function being written
@@ -300,7 +304,28 @@ class ExpressionSource:
         v = self.fresh("c")
         bounds = " and ".join([f"{self.const(low)} <= {v}"] * (low is not None)
                               + [f"{v} <= {self.const(high)}"] * (high is not None))
-        return f"({v} if ({v} := {{}}).__class__ is int and {bounds} else {check}({v}))"
+        template = f"({v} if ({v} := {{}}).__class__ is int and {bounds} else {check}({v}))"
+        self._int_bounds[template] = (check, low, high)
+        return template
+
+    def checked_update(self, op, a, b, check) -> str | None:
+        """`a op b` (op + or -) as a store checked by `check` (_checker's template of a
+        variable's numeric bounds) stores it: its usual case, a whole number within
+        the bounds and the integer bound, tested once, not by arith's test and then
+        the variable's; anything else goes through arith's other cases and then the
+        variable's checker (Game.checker), which let it through or raise as before,
+        the integer bound's error first. None where it does not apply (by_bounds off)."""
+        known = self._int_bounds.get(check) if self.by_bounds and self.by_kinds else None
+        if known is None or op not in ("+", "-") or self.in_iterable:
+            return None
+        fn, low, high = known
+        bound = self.compiler.game.bounds.integer_bound
+        r = self.fresh("r")
+        lowest = f"{self.const(low)} <= {r}" if low is not None and low > -bound else f"_NIB < {r}"
+        highest = f" <= {self.const(high)}" if high is not None and high < bound else " < _IB"
+        rest = (f"({r} if {r}.__class__ is int and _NIB < {r} < _IB "
+                f"else {r} if {r}.__class__ is str and len({r}) <= _SIZE else _num({r}))")
+        return f"({r} if ({r} := {a} {op} {b}).__class__ is int and {lowest}{highest} else {fn}({rest}))"
 
     def candidates(self, var, items, when, scope):
         """An action's legal bindings as one function f(state, player) -> list: its

@@ -724,7 +724,11 @@ class Compiler:
             first, new = source.lowered(value, scope)
             lines = lines + first
         else:
-            new = source.arith(op, where, f"({source.source(value, scope)})")
+            operand = f"({source.source(value, scope)})"
+            both = source.checked_update(op, where, operand, check) if check else None
+            if both is not None:    # the arithmetic's test and the bounds' in one
+                return lines + [f"{where} = {both}"]
+            new = source.arith(op, where, operand)
         return lines + [f"{where} = {check.format(new)}" if check else f"{where} = {new}"]
 
     def _item_store_lines(self, target, value, op, scope):
