@@ -48,7 +48,7 @@ from rulespec.scope import CARD_FIELDS, LAYOUT_FIELDS, RESULT_KEYS
 from rulespec.errors import RuleError
 from rulespec.limits import check_number, too_big
 from . import chance
-from .functions import FUNCTIONS, _extreme, _items, meter_check
+from .functions import FUNCTIONS, _extreme, _items, _list_extreme, meter_check
 from .values import PLAIN_KEYS, Seat, Zone, display, player_zone, sort_key
 
 _ARITH = {"+", "-", "*", "//", "%"}
@@ -111,7 +111,8 @@ class ExpressionSource:
                    "_skey": sort_key, "_PLAINK": PLAIN_KEYS, "_contains": _contains, "_attr": attribute_of(game),
                    "_IB": limits.integer_bound, "_SIZE": limits.size, "_num": lambda r: check_number(r, limits),
                    "_mul": checked_multiply(limits),
-                   "_index": _index, "_CARDS": game.cards, "_MCHECK": meter_check, "_Seat": Seat, "_Zone": Zone,
+                   "_index": _index, "_CARDS": game.cards, "_MCHECK": meter_check,
+                   "_LX": _list_extreme, "_PYMAX": max, "_PYMIN": min, "_Seat": Seat, "_Zone": Zone,
                    "_PZ": {z: [player_zone(z, i) for i in range(game.max_players)]
                            for z in self.names.player_zones}}
         self.ns["_NIB"] = -limits.integer_bound     # an int's lower bound, negated once, not per test
@@ -833,6 +834,10 @@ class ExpressionSource:
             return f"{self._function_idents[node.func]}(st{''.join(', ' + a for a in args)})"
         fn = self.fresh("f", FUNCTIONS[node.func])
         general = f"{fn}(st{''.join(', ' + a for a in args)})"
+        if node.func in ("max", "min") and self.by_kinds:
+            extreme = self._extreme(node.func, fn, args)
+            if extreme is not None:
+                return extreme
         inline = _INLINE.get(node.func) if len(args) == 1 else None
         if node.func == "count" and inline is not None:
             # a list's or map's count is its length (with no walk to meter); a zone's, its cards'
@@ -856,6 +861,32 @@ class ExpressionSource:
         first, x = read
         test = test.replace("{x}", first, 1).replace("{x}", x)
         return f"({value.replace('{x}', x)} if {test} else {fn}(st, {x}))"
+
+    def _extreme(self, func, fn, args) -> str | None:
+        """max or min without `by`, the builtin's usual cases inline: of one list
+        (functions._list_extreme, with no call of max_ first), or of two values,
+        neither none (Python's max or min of them); the builtin `fn` for anything
+        else. Each argument is evaluated once, in order. None where an argument
+        cannot be bound (in a comprehension's iterable)."""
+        pick = "_PYMAX" if func == "max" else "_PYMIN"
+        if len(args) == 1:
+            if base(self.proof(args[0])) == "list":     # a list surely: no test
+                return f"_LX({pick}, st, {args[0]})"
+            read = self.twice(args[0])
+            if read is None:
+                return None
+            first, x = read
+            return f"(_LX({pick}, st, {x}) if {first}.__class__ is list else {fn}(st, {x}))"
+        if len(args) != 2:
+            return None
+        if all(_CHEAP.fullmatch(a) for a in args):
+            a, b = args
+            return f"({pick}({a}, {b}) if {a} is not None and {b} is not None else {fn}(st, {a}, {b}))"
+        if self.in_iterable:
+            return None
+        a, b = self.fresh("w"), self.fresh("w")
+        return (f"({pick}({a}, {b}) if (({a} := {args[0]}), ({b} := {args[1]}))[1] is not None "
+                f"and {a} is not None else {fn}(st, {a}, {b}))")
 
     def keyed(self, node, scope):
         """sort(xs, by=key, descending=d), max(xs, by=key), min(xs, by=key): what the
