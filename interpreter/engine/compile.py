@@ -54,6 +54,9 @@ class Compiler:
         # (plan_quiet), and name -> that function once written (write_quiet)
         self.quiet_actions: dict[str, str] = {}
         self.action_functions: dict = {}
+        # quiet triggers: name -> the generated name of the function a quiet `signal`
+        # calls (plan_quiet); their `when` functions, given to write_quiet
+        self.quiet_triggers: dict[str, str] = {}
         self._quiet_key = None     # the program key of the quiet procedure being written
         self._for_keys: dict = {}  # id(for statement) -> its frame's loop key ("$for3")
         self._menu_targets: dict = {}  # id(menu) -> its options' first pcs (cells)
@@ -136,8 +139,11 @@ class Compiler:
 
     # ------------------------------------------------------- straight lines
     def _calls_procedure(self, stmt) -> bool:
-        """A call of a (quiet) procedure: worth a straight function on its own, which
-        calls it without a frame."""
+        """A call of a (quiet) procedure, or a signal whose triggers are quiet: worth a
+        straight function on its own, which calls them without a frame."""
+        if stmt.rule == "signal":
+            return bool(self._signal_keys(stmt)) and all(
+                k[8:] in self.quiet_triggers for k in self._signal_keys(stmt))
         call = stmt.call if stmt.rule == "call_stmt" else getattr(stmt, "value", None)
         return isinstance(call, ast.Call) and call.func in self.names.procedures
 
@@ -212,6 +218,10 @@ class Compiler:
             return pc + 1
         if rule == "pass_":
             return pc
+        if rule == "signal":
+            self._signal_pc = pc
+            self._add(lines, pcs, [pad + line for line in self._signal_lines(stmt, scope)], pc)
+            return pc + 1
         if rule == "return_":
             first, value = source.lowered(stmt.value, scope) if stmt.value is not None else ([], "None")
             self._add(lines, pcs, [pad + line for line in first], pc)
@@ -363,8 +373,7 @@ class Compiler:
                 f"    env[{source.const(RET)}] = {result}"]
         # whether an action or trigger is known to run beneath the call, though not
         # on the stack (a quiet action's function): its end checks wait (quiet_exit)
-        inside = "True" if (self._quiet_key or "").startswith("action:") else (
-            "inside" if self._quiet_key else "False")
+        inside = self._inside()
         if call.func not in self.asking:
             return [f"{result} = {name}(st, {{{args}}}, False, {inside})"] + tail
         # it may stop at a decision: the caller's frame goes on after the call (pc + 1)
@@ -395,16 +404,81 @@ class Compiler:
         self._add(lines, pcs, [pad + line for line in before + store], pc + 1)
         return pc + 2
 
-    def plan_quiet(self, bodies: dict, prepare, actions: dict | None = None) -> None:
+    def _inside(self) -> str:
+        """The `inside` argument of a quiet function called by the lines being written:
+        whether an action or trigger is known to run beneath the call, though not on
+        the stack (a quiet action's or trigger's function), so its end checks wait
+        (quiet_exit); in a quiet procedure, what its own caller said."""
+        key = self._quiet_key or ""
+        return "True" if key.startswith(("action:", "trigger:")) else ("inside" if key else "False")
+
+    def _signal_keys(self, stmt) -> list:
+        """The program keys of the triggers a `signal` starts, in declared order."""
+        return ["trigger:" + t for t in self.game.triggers_on.get(stmt.name, [])]
+
+    def _signal_lines(self, stmt, scope) -> list:
+        """Lines for `signal`, where each of its triggers is quiet: its values made as
+        signal's instruction makes them (every argument, then every keyword), then
+        each trigger's function called in declared order with its own copy, as its
+        frame would run on top of the sender's, one after the other (over the frames
+        of those after it: only the last's end checks its end). One that stops
+        at a decision leaves its frames, then those of the triggers not yet run (at
+        their start), then the sender's after the signal, as signal's instruction and
+        the run loop leave them."""
+        keys = self._signal_keys(stmt)
+        if not all(k[8:] in self.quiet_triggers for k in keys):
+            raise NotStraight
+        source = self._source()
+        params = self.names.signals[stmt.name]
+        lines, held = [], []
+        for arg in list(stmt.args) + list(stmt.kwargs.values()):
+            first, value = source.lowered(arg, scope)
+            held.append(source.fresh("a"))
+            lines += first + [f"{held[-1]} = {value}"]
+        values = source.fresh("sv")
+        lines.append(f"{values} = {{{', '.join(f'{source.const(p)}: {h}' for p, h in zip(params, held))}}}")
+        lines += [f"{values}[{source.const(k)}] = {h}" for k, h in zip(stmt.kwargs, held[len(stmt.args):])]
+        key = self._quiet_key
+        secret, inside = ("secret" if key else "fr.secret"), self._inside()
+        frame = source.fresh("Frame", Frame)
+        for i, trigger in enumerate(keys):
+            result = source.fresh("r")
+            # the frames of the triggers after it lie beneath its frame: they are part
+            # of a trigger still running, so its end checks wait (flow._at_boundary)
+            under = inside if i == len(keys) - 1 else "True"
+            call = self.quiet_triggers[trigger[8:]]
+            lines.append(f"{result} = {call}(st, dict({values}), {secret}, {under})")
+            if trigger not in self.asking:
+                continue
+            self._suspends = True
+            rest = ", ".join(f"{frame}({source.const(k)}, dict({values}), {secret})" for k in keys[i + 1:])
+            lines += [f"if {result}.__class__ is {source.fresh('Suspended', Suspended)}:", *self._stop_lines()]
+            lines += [f"    {result}.extend([{rest}])"] if rest else []
+            if key:
+                lines += [f"    {result}.append({frame}({source.const(key)}, env, secret, {self._signal_pc + 1}))",
+                          f"    return {result}"]
+            else:
+                lines += [f"    fr.pc = {self._signal_pc + 1}", f"    st.stack.extend(reversed({result}))",
+                          "    return"]
+        return lines
+
+    def plan_quiet(self, bodies: dict, prepare, actions: dict | None = None,
+                   triggers: dict | None = None) -> None:
         """Find the quiet procedures (bodies: name -> statements): those that can
         ask no one, start no rule that may, loop without end or call themselves
         (a block under an `if` on a constant that is false does not count). Straight
         lines call them directly, as one generated function each (write_quiet).
-        prepare(key) readies the compiler for that procedure's ("proc:NAME") or
-        action's ("action:NAME") text and returns its scope. actions: name ->
-        statements of the actions, whose quiet ones a `turn` runs as functions.
-        Call before compiling any program."""
-        scopes = {name: prepare("proc:" + name) for name in bodies}
+        Triggers (name -> statements) are quiet alike, with no `return` (whose value
+        lands in the frame beneath it); a `signal` whose triggers all are is written
+        as calls of their functions. prepare(key) readies the compiler for that
+        procedure's ("proc:NAME"), action's ("action:NAME") or trigger's
+        ("trigger:NAME") text and returns its scope. actions: name -> statements of
+        the actions, whose quiet ones a `turn` runs as functions. Call before
+        compiling any program."""
+        # procedures by name, triggers by program key ("trigger:NAME": no procedure's)
+        bodies = {**bodies, **{"trigger:" + n: b for n, b in (triggers or {}).items()
+                               if not any(isinstance(node, ast.Return) for s in b for node in ast.walk(s))}}
+        scopes = {name: prepare(name if name.startswith("trigger:") else "proc:" + name) for name in bodies}
         quiet, grown = {}, True
         while grown:    # a procedure is quiet once everything it calls is
             grown = False
@@ -422,7 +496,8 @@ class Compiler:
                     asking.add(name)
                     grown = True
         source = self._source()
-        self.quiet = {name: source.fresh("quiet") for name in quiet}
+        self.quiet = {name: source.fresh("quiet") for name in quiet if not name.startswith("trigger:")}
+        self.quiet_triggers = {name[8:]: source.fresh("quiet") for name in quiet if name.startswith("trigger:")}
         self.asking = asking
         for name, body in (actions or {}).items():
             self.scope = prepare("action:" + name)
@@ -439,6 +514,8 @@ class Compiler:
             call = stmt.call if rule == "call_stmt" else getattr(stmt, "value", None)
             if isinstance(call, ast.Call) and call.func in asking:
                 return True
+            if rule == "signal" and any(k in asking for k in self._signal_keys(stmt)):
+                return True
             if rule == "if_stmt":
                 if self._may_ask(stmt.orelse, asking) or (
                         not self._never(stmt.cond) and self._may_ask(stmt.body, asking)):
@@ -447,17 +524,20 @@ class Compiler:
                 return True
         return False
 
-    def write_quiet(self, bodies: dict, prepare, actions: dict | None = None) -> None:
+    def write_quiet(self, bodies: dict, prepare, actions: dict | None = None,
+                    triggers: dict | None = None) -> None:
         """Write plan_quiet's functions, after every program is compiled (their lines
         stand for the procedures' instructions). prepare(name) readies the compiler
-        for that procedure's text and returns its scope. Raises SyntaxError,
+        for that procedure's text and returns its scope. triggers: name ->
+        (statements, its `when` as f(state, env) or None). Raises SyntaxError,
         RecursionError or MemoryError for a body past what Python compiles, and
         NotStraight for one plan_quiet misjudged."""
         self._in_quiet = True
         try:
             for key, name, ident, body in (
                     [("proc:" + n, n, i, bodies[n]) for n, i in self.quiet.items()]
-                    + [("action:" + n, n, i, actions[n]) for n, i in self.quiet_actions.items()]):
+                    + [("action:" + n, n, i, actions[n]) for n, i in self.quiet_actions.items()]
+                    + [("trigger:" + n, n, i, triggers[n]) for n, i in self.quiet_triggers.items()]):
                 self.scope = prepare(key)
                 self._quiet_key = key
                 self._quiet_function(key, ident, body, self.scope)
@@ -482,6 +562,8 @@ class Compiler:
             return stmt.call.func not in procedures or stmt.call.func in quiet
         if rule in ("pass_", "return_") or rule in _DECISIONS:
             return True
+        if rule == "signal":    # its triggers run as functions (_signal_lines)
+            return all(k in quiet for k in self._signal_keys(stmt))
         if rule == "turn":     # its actions run where it is answered, by the run loop
             return not stmt.orelse
         if rule == "menu":
@@ -506,16 +588,26 @@ class Compiler:
         return False
 
     def _quiet_function(self, key, ident, body, scope) -> None:
-        """The whole body of quiet procedure or action `key` ("proc:NAME") as a
-        generated function f(state, env, secret, inside) (secret: its frame's, see
+        """The whole body of quiet procedure, action or trigger `key` ("proc:NAME") as
+        a generated function f(state, env, secret, inside) (secret: its frame's, see
         Frame; inside: an action's or trigger's function runs beneath it, which the
-        stack does not show, see quiet_exit), bound under `ident`. It returns what its `return` gives, NOTHING when it ends
-        without one. Its lines stand for the instructions of the key's program as
-        `_lines` counts them (block checks the count as it compiles)."""
+        stack does not show, see quiet_exit), bound under `ident`. It returns what its
+        `return` gives, NOTHING when it ends without one. A trigger's (body given as
+        (statements, when)) first does its frame's first instruction (game._fires):
+        it returns None where `when` does not hold, else counts the firing. Its lines
+        stand for the instructions of the key's program as `_lines` counts them
+        (block checks the count as it compiles)."""
         lines, pcs = [], []
         self._suspends, self._loops = False, []
-        self._body(body, scope, 0, 0, lines, pcs)
         source = self._source()
+        start = 0
+        if key.startswith("trigger:"):
+            body, when = body
+            test = [f"if not {source.fresh('when', when)}(st, env):", "    return None"] if when else []
+            fired = source.const(key)
+            self._add(lines, pcs, test + [f"st.fired[{fired}] = st.fired.get({fired}, 0) + 1"], 0)
+            start = 1
+        self._body(body, scope, start, 0, lines, pcs)
         nothing = source.fresh("nothing", NOTHING)
         text = "\n".join([f"def {ident}(st, env, secret, inside):"] + ["    " + line for line in lines]
                          + [f"    return {nothing}"])

@@ -570,14 +570,21 @@ class GameEnded(Exception):
     stops what called it, as the per-statement run stops with the stack cleared."""
 
 
-def quiet_exit(fn, checks):
-    """Quiet procedure function `fn` with the end conditions its frame's end would
-    check (Program.exit_checks), checked where the frame's end would check them:
-    not while an action or trigger runs beneath it, on the stack or, `inside`, as a
-    quiet action's function (compile.py) that called it."""
+_NEVER = object()    # what no function returns
+
+
+def quiet_exit(fn, checks, unfired=_NEVER):
+    """Quiet procedure or trigger function `fn` with the end conditions its frame's
+    end would check (Program.exit_checks), checked where the frame's end would check
+    them: not while an action or trigger runs beneath it, on the stack or, `inside`,
+    as a quiet action's or trigger's function (compile.py) that called it. unfired:
+    what a trigger's function returns where its `when` does not hold (None), whose
+    frame is dropped with nothing checked (game._fires)."""
     def call(st, env, secret, inside):
         result = fn(st, env, secret, inside)
         if result.__class__ is Suspended:   # its frame is not over
+            return result
+        if result is unfired:
             return result
         if not inside and not st.staged and not st.over and _at_boundary(st.game.programs, st.stack):
             _check_end(st, checks, None)

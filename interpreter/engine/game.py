@@ -256,7 +256,8 @@ class Game:
 
         def quiet_scope(key):
             kind, name = key.split(":", 1)
-            rule = by_path[("procedures" if kind == "proc" else "actions", name, "do")]
+            section = {"proc": "procedures", "action": "actions", "trigger": "triggers"}[kind]
+            rule = by_path[(section, name, "do")]
             compiler.mark = lambda line, col: self.spec.text_position(rule.path, line, col)
             return set(rule.scope) | assigned_names(rule.tree, self.names)
 
@@ -267,8 +268,10 @@ class Game:
                       for name in self.data.get("procedures") or {}}
             acts = {name: by_path[("actions", name, "do")].tree.body
                     for name in self.data.get("actions") or {}}
+            trigs = {name: by_path[("triggers", name, "do")].tree.body
+                     for name in self.data.get("triggers") or {}}
             if self.straight and quiet:
-                compiler.plan_quiet(bodies, quiet_scope, acts)
+                compiler.plan_quiet(bodies, quiet_scope, acts, trigs)
             program("flow", "the flow", ("flow",))
             for name in self.data.get("phases") or {}:
                 program("phase:" + name, f"phase {name}", ("phases", name, "do"))
@@ -284,13 +287,15 @@ class Game:
                                             candidates(name, var),
                                             self._stateless(label, ("actions", name, var)))
                 program("action:" + name, f"action {name}", ("actions", name, "do"))
+            whens = {}
             for name in self.data.get("triggers") or {}:
-                when = expr(("triggers", name, "when"))
+                when = whens[name] = expr(("triggers", name, "when"))
                 program("trigger:" + name, f"trigger {name}", ("triggers", name, "do"),
                         prelude=_fires(when, "trigger:" + name))
             self.end_conditions = [(n, expr(("end", n, "when"))) for n in self.data.get("end") or {}]
             try:
-                compiler.write_quiet(bodies, quiet_scope, acts)
+                compiler.write_quiet(bodies, quiet_scope, acts,
+                                     {name: (body, whens[name]) for name, body in trigs.items()})
             except (SyntaxError, RecursionError, MemoryError, NotStraight):   # past what Python compiles
                 return self._compile(rules, quiet=False)
             self._plan_end_checks(by_path)
@@ -298,6 +303,10 @@ class Game:
                 checks = self.programs["proc:" + name].exit_checks
                 if checks:
                     compiler.source.ns[ident] = quiet_exit(compiler.source.ns[ident], checks)
+            for name, ident in compiler.quiet_triggers.items():   # None: `when` did not hold
+                checks = self.programs["trigger:" + name].exit_checks
+                if checks:
+                    compiler.source.ns[ident] = quiet_exit(compiler.source.ns[ident], checks, unfired=None)
             self.chance_points = chance.plan(self.programs, rules, self._kinds)
             self.invariants = [(n, outside(("invariants", n), f"invariant {n}"))
                                for n in self.data.get("invariants") or {}]

@@ -641,3 +641,185 @@ def test_a_turn_whose_action_ends_the_game_stops_the_lines_after_it(monkeypatch)
     # ended at the procedure's turn (the flow's last line was the one before it), and at the flow's
     assert {json.loads(end)["globals"]["heard"][-1] for end in ends[0]} == {
         "after the turn", "after the procedure's turn"}
+
+
+TRIGGERS_SPEC = '''game: Triggers
+players: {min: 2, max: 2}
+globals:
+  total: {start: 0}
+  heard: {start: []}
+  ended: {start: false}
+per_player:
+  coins: {start: 0}
+  secret_pick: {start: 0, visibility: owner}
+  secret_count: {start: 0, visibility: owner}
+procedures:
+  gain:
+    params: [p, n]
+    do: |
+      p.coins += n
+      signal gained(p, amount=n)
+  spike:
+    do: |
+      total += 50
+      signal tick()
+      total -= 50
+  trade:
+    params: [p]
+    do: |
+      total += 1
+      gain(p, 2)
+      heard = append(heard, "traded")
+flow: |
+  while not ended:
+      for p in players:
+          n = choose one of [1, 2, 3] by p
+          gain(p, n)
+          spike()
+          turn p: deal, rest
+          signal round_over(p)
+      secretly for p in players:
+          signal whisper(p)
+      signal done_round()
+actions:
+  deal:
+    do: |
+      trade(player)
+      signal gained(player, 0)
+      player.coins += 1
+  rest:
+    do: pass
+signals:
+  gained: [who, amount]
+  round_over: [who]
+  whisper: [who]
+  tick: []
+  done_round: []
+triggers:
+  count gains:
+    on: gained
+    when: amount > 1
+    do: |
+      total += amount
+      heard = append(heard, "count")
+      amount = 0
+  echo gains:
+    on: gained
+    do: |
+      heard = append(heard, "echo")
+      if amount == 3:
+          extra = choose one of [0, 1] by who as "Echo?"
+          who.coins += extra
+      heard = append(heard, "echoed")
+  bonus:
+    on: round_over
+    when: who.coins > 4
+    do: |
+      gain(who, 1)
+      for q in players where q != who:
+          q.coins += 1
+  finish:
+    on: round_over
+    do: |
+      if total >= 25:
+          ended = true
+      heard = append(heard, "finish")
+  ask secretly:
+    on: whisper
+    do: |
+      who.secret_pick = choose one of [0, 1] by who
+  after whisper:
+    on: whisper
+    do: |
+      who.secret_count += who.secret_pick
+  idle:
+    on: tick
+    when: total < 0
+    do: |
+      total += 1
+  returns:
+    on: done_round
+    when: total > 100
+    do: |
+      return 1
+end:
+  big: {when: "total >= 20"}
+scoring:
+  score: p.coins
+'''
+
+
+def test_quiet_triggers_run_as_functions_and_change_no_game(monkeypatch):
+    """A `signal` whose triggers are all quiet calls their functions in declared
+    order, each with its own copy of the values: the same games, saves and end as
+    frame by frame. A trigger's `when` is tested when its turn comes (after the ones
+    before it ran), one that does not hold checks no end condition, the end checks
+    of a trigger started outside an action come at its end (`big` ends the game
+    between `bonus` and `finish`), inside an action when the action is over; one
+    that stops at a decision leaves its frames, those of the triggers after it, and
+    the sender's, as frame by frame (secret in a `secretly` round); a trigger with a
+    `return` keeps its frame, and so does the signal that starts it. `idle`, whose
+    `when` never holds, checks nothing where `big` holds for a moment (spike)."""
+    games = []
+    for switch in (True, False):
+        monkeypatch.setattr(Game, "straight", switch)
+        games.append(load_game("triggers.yaml", text=TRIGGERS_SPEC))
+    fast, slow = games
+    for seed in range(6):
+        ours = transcript(fast, 2, seed)
+        assert ours == transcript(slow, 2, seed)
+        assert '"ended_by":"big"' in ours[-1][1]
+        states = every_state(fast, seed)
+        assert states == every_state(slow, seed)
+        assert any('"trigger:echo gains"' in state for state in states)   # stopped in a trigger
+        assert any('"trigger:ask secretly"' in state for state in states)
+    made = []   # no frame of a trigger that runs as a function, nor of what signals one,
+    # but where one stops at a decision (gain, whose `echo gains` asks for a gain of 3)
+    init = Frame.__init__
+    monkeypatch.setattr(Frame, "__init__", lambda fr, proc, *a, **k: (made.append(proc), init(fr, proc, *a, **k))[1])
+    counts = []
+    for game in (fast, slow):
+        made.clear()
+        transcript(game, 2, 0)
+        quiet = ("trigger:bonus", "trigger:count gains", "trigger:finish", "proc:trade", "action:deal")
+        assert all((made.count(key) == 0) == (game is fast) for key in quiet), made
+        counts.append([made.count(key) for key in ("proc:gain", "trigger:returns")])
+    assert counts[0][0] < counts[1][0] and counts[0][1] == counts[1][1] > 0
+
+
+@pytest.mark.parametrize("when, body, line", [
+    ("x >= 0", "total += 10 // x", 13),        # in the body
+    ("10 // x > 0", "total += 1", 10),          # in `when`
+])
+def test_a_fault_inside_a_quiet_trigger_is_placed_at_its_statement(when, body, line, monkeypatch):
+    """A fault in a quiet trigger's function, in its body or in its `when`, is said
+    where frame by frame says it: at that statement (or condition) of the trigger."""
+    spec = f'''game: Faulty
+players: {{min: 2, max: 2}}
+globals:
+  total: {{start: 0}}
+signals:
+  hit: [x]
+triggers:
+  share:
+    on: hit
+    when: "{when}"
+    do: |
+      total += 1
+      {body}
+flow: |
+  for x in [2, 1, 0]:
+      signal hit(x)
+scoring:
+  score: "total"
+'''
+    messages = []
+    for switch in (True, False):
+        monkeypatch.setattr(Game, "straight", switch)
+        game = load_game("faulty.yaml", text=spec)
+        assert (game.programs["flow"].fast != game.programs["flow"].code) == switch
+        with pytest.raises(Exception) as caught:
+            game.new_state(2, 0)
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1]
+    assert f"faulty.yaml:{line}:" in messages[0] and "trigger share" in messages[0], messages[0]
