@@ -24,7 +24,8 @@ helper (`_attr`, `_index`, `_contains`, `_items`, the builtin), which gives
 the same value or the same error in the same words. A value read by the test
 and again by the path is bound once (`(_w1 := ...)`), or inside a
 comprehension's iterable, where Python allows no assignment, by a loop of one.
-Small spec functions are written out at their calls (`inline_function`).
+Small spec functions are written out at their calls (`inline_function`), with
+the small ones they call written out in them.
 `ExpressionSource.by_kinds = False` turns all of this off, for the test that
 compares games with and without it (tests/engine/test_codegen_kinds.py).
 
@@ -74,8 +75,10 @@ _INLINE = {
 # nested brackets and a level writes at most three, so a deeper expression is cut
 # into parts, each its own generated function, called with the locals it may read.
 SPLIT_DEPTH = 40
-# AST nodes of a spec function small enough to be written out at each call
+# AST nodes of a spec function small enough to be written out at each call, its own
+# and with those of the spec functions written out in it
 INLINE_NODES = 24
+INLINE_TOTAL = 64
 
 
 class ExpressionSource:
@@ -125,7 +128,9 @@ class ExpressionSource:
         self.counter = 0
         self._card_tables: dict = {}   # card attribute -> generated name of its table
         self._int_bounds: dict = {}    # _checker's numeric template -> (checker, low, high)
-        self._inlinable: dict = {}     # spec function -> (body, scope): written at its calls
+        # spec function -> (body, scope, size, spec functions written out in it): written at its calls
+        self._inlinable: dict = {}
+        self._expanding: list = []     # the spec functions whose bodies are being written out
         self.locals: dict = {}      # comprehension variable -> python identifier
         self.depth = 0              # AST levels of the generated function being written
         self.has_env = True         # whether the code being written has `env` in scope
@@ -225,14 +230,17 @@ class ExpressionSource:
         """A call of a small spec function as its body, written where it is called:
         a call costs more than such a body. Its arguments are evaluated first, in
         order, as by a call: a local or constant stands for its parameter, anything
-        else is bound once (`(_w1 := ...), ..., body)[-1]`). None when the function is
-        not small, not compiled yet, or an argument cannot be bound here (in an
-        iterable, where Python allows no assignment)."""
-        body = self._inlinable.get(name) if self.by_kinds else None
+        else is bound once (`(_w1 := ...), ..., body)[-1]`). Inside a body being
+        written, only the calls it was measured with (`_note_inlinable`) are written
+        out too, so the writing ends. None when the function is not small, not
+        compiled yet, or an argument cannot be bound here (in an iterable, where
+        Python allows no assignment)."""
+        kept = self._inlinable.get(name) if self.by_kinds else None
         params = self.names.functions[name]
-        if body is None or len(args) != len(params):
+        if (kept is None or len(args) != len(params) or name in self._expanding
+                or self._expanding and name not in self._inlinable[self._expanding[-1]][3]):
             return None
-        tree, scope = body
+        tree, scope = kept[:2]
         binds, given = [], {}
         for param, arg in zip(params, args):
             if _CHEAP.fullmatch(arg) and arg not in given.values():
@@ -244,22 +252,32 @@ class ExpressionSource:
                 binds.append(f"({w} := {arg})")
         saved = self.locals, self.has_env
         self.locals, self.has_env = given, False     # the body reads its parameters only
+        self._expanding.append(name)
         try:
             source = self.source(tree, scope)
         finally:
             self.locals, self.has_env = saved
+            self._expanding.pop()
         return f"({', '.join(binds)}, {source})[-1]" if binds else f"({source})"
 
     def _note_inlinable(self, name, node, scope) -> None:
         """Keep a spec function's body to write at its calls when it is small: no
-        comprehension, no call of a spec function (so never recursive), nothing
-        left to closures, at most INLINE_NODES nodes."""
-        nodes = list(_walk(node))
-        if (len(nodes) <= INLINE_NODES and not _leaves_to_closures(node)
-                and not any(isinstance(n, ast.Comprehension)
-                            or isinstance(n, ast.Call) and n.func in self.names.functions
-                            for n in nodes)):
-            self._inlinable[name] = (node, scope)
+        comprehension, nothing left to closures, at most INLINE_NODES nodes of its
+        own and INLINE_TOTAL with the bodies of the kept functions it calls (they
+        are written out in it). Only those kept before it are written out in it,
+        never itself (`inline_function`): its other calls stay calls, so a writing
+        ends however functions call each other, and its size is the one counted."""
+        size, own, callees = 0, 0, set()
+        for n in _walk(node):
+            if isinstance(n, ast.Comprehension) or _closure_only(n):
+                return
+            kept = self._inlinable.get(n.func) if isinstance(n, ast.Call) else None
+            if kept is not None and n.func != name:
+                size += kept[2]
+                callees.add(n.func)
+            size, own = size + 1, own + 1
+        if own <= INLINE_NODES and size <= INLINE_TOTAL:
+            self._inlinable[name] = (node, scope, size, callees)
 
     # ----------------------------------------------------------- statements
     def statement(self, body: list[str], where: str):

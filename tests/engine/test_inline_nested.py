@@ -1,0 +1,137 @@
+"""Spec functions written out at their calls, nested: a small function whose body
+calls other small functions is written out with theirs (codegen.py
+`inline_function`, `_note_inlinable`). Inlined or called, a call gives the same
+value, evaluates its arguments once each and in order, and fails with the same
+error in the same words at the same place; recursion stays a call."""
+import builtins
+
+import pytest
+
+import interpreter.engine.codegen as codegen
+from interpreter.engine.codegen import ExpressionSource
+from interpreter.engine.game import load_game
+from rulespec.errors import RulespecError
+
+SPEC = '''game: Nested
+players: {min: 2, max: 2}
+constants:
+  prices: {corn: 2, wine: 3}
+globals:
+  total: {start: 0}
+  rolls: {start: []}
+functions:
+  price_of: {params: [m, k], expr: "m[k] * 10"}
+  both: {params: [m, k], expr: "price_of(m, k) + price_of(m, k)"}
+  twice_of: {params: [x], expr: "x + x"}
+  # b's value before a's in the body, a's argument evaluated first at the call
+  chain: {params: [a, b], expr: "twice_of(b) * 100 + twice_of(a)"}
+  chained: {params: [a, b], expr: "chain(b, a) * 1000 + chain(a, b)"}
+  ratio: {params: [a, b], expr: "a // b"}
+  half_of: {params: [a], expr: "ratio(a, a - a) + 1"}
+  count_down: {params: [n], expr: "0 if n <= 0 else count_down(n - 1) + 1"}
+  even: {params: [n], expr: "true if n == 0 else odd(n - 1)"}
+  odd: {params: [n], expr: "false if n == 0 else even(n - 1)"}
+flow: |
+  total = chained(roll(6), roll(20)) + both(prices, "wine")
+  rolls = [roll(6), chain(roll(6), roll(6)), roll(6)]
+  total += count_down(5) + (1 if even(4) and odd(3) else 0)
+scoring:
+  score: "total"
+'''
+
+# scenario steps: each the same, inlined or called (errors raised two levels down)
+STEPS = ['both(prices, "corn")', 'both(prices, "salt")', "both(3, 1)", "both([1, 2], 1)",
+         "chained(1, 2)", 'twice_of("ab")', "chained(none, 1)", "chained(1, [2])",
+         "half_of(4)", 'half_of("a")', "count_down(3)", "even(7)", "odd(7)",
+         'price_of(prices, "wine") + both(prices, ratio(4, 0))']
+
+
+def games(monkeypatch, text=SPEC):
+    fast = load_game("nested.yaml", text=text)
+    monkeypatch.setattr(ExpressionSource, "by_kinds", False)    # no inlining at all
+    slow = load_game("nested.yaml", text=text)
+    monkeypatch.undo()
+    return fast, slow
+
+
+def outcome(game, text):
+    st = game.new_state(2, 0)
+    try:
+        return ("value", game.snippet(text, "expression")(st, {}))
+    except RulespecError as e:
+        return ("error", str(e))
+
+
+def test_nested_bodies_are_written_out_and_recursion_is_not():
+    """The flow's statements call none of the chain's functions (their bodies are
+    written out, two levels deep); recursion stays a call."""
+    sources = []
+
+    def spy(source, *args, **kwargs):
+        sources.append(source)
+        return builtins.compile(source, *args, **kwargs)
+    codegen.compile = spy
+    try:
+        game = load_game("nested.yaml", text=SPEC)
+    finally:
+        del codegen.compile
+    names = list(game.names.functions)
+    call = {name: f"_fn{names.index(name)}(st" for name in names}
+    flow = "\n".join(s for s in sources if s.startswith("def _s"))
+    assert "roll" not in flow and flow.count("def _s") >= 3
+    for name in ("price_of", "both", "twice_of", "chain", "chained"):
+        assert call[name] not in flow, name
+    # a function calling itself, or one calling it, is written out one level at most
+    assert call["count_down"] in flow and (call["even"] in flow or call["odd"] in flow)
+
+
+def test_a_nested_call_plays_as_the_called_one(monkeypatch):
+    fast, slow = games(monkeypatch)
+    a, b = fast.new_state(2, 0), slow.new_state(2, 0)
+    assert a.scores() == b.scores() and a.g["rolls"] == b.g["rolls"]
+    # roll(6) then roll(20), each once: chained(x, y) = chain(y, x) * 1000 + chain(x, y)
+    x, y = _rolls(fast, 2, 0, [6, 20])
+    chained = (2 * x * 100 + 2 * y) * 1000 + 2 * y * 100 + 2 * x
+    assert a.g["total"] == chained + 60 + 5 + 1
+
+
+def _rolls(game, players, seed, sides):
+    """The rolls a fresh game of `seed` makes first, in order."""
+    plain = load_game("plain.yaml", text=ROLLS.replace("SIDES", ", ".join(f"roll({n})" for n in sides)))
+    return plain.new_state(players, seed).g["out"]
+
+
+ROLLS = '''game: Rolls
+players: {min: 2, max: 2}
+globals:
+  out: {start: []}
+flow: |
+  out = [SIDES]
+scoring:
+  score: "0"
+'''
+
+
+@pytest.mark.parametrize("step", STEPS)
+def test_a_nested_call_fails_as_the_called_one(step, monkeypatch):
+    fast, slow = games(monkeypatch)
+    first = outcome(fast, step)
+    monkeypatch.setattr(ExpressionSource, "by_kinds", False)   # the step compiles as it runs
+    assert first == outcome(slow, step)
+
+
+@pytest.mark.parametrize("call, words", [
+    ('both(prices, "salt")', 'both(prices, "salt")'),
+    ("half_of(3)", "half_of(3)"),
+])
+def test_an_error_two_levels_down_is_placed_and_said_as_before(call, words, monkeypatch):
+    text = SPEC.replace("  total = chained(", f"  total = {call}\n  total = chained(")
+    fast, slow = games(monkeypatch, text)
+    errors = []
+    for game in (fast, slow):
+        with pytest.raises(RulespecError) as caught:
+            game.new_state(2, 0)
+        errors.append(caught.value)
+    assert str(errors[0]) == str(errors[1])
+    assert (errors[0].line, errors[0].col) == (errors[1].line, errors[1].col) != (None, None)
+    assert errors[0].message.startswith(words.split("(")[0] + "(")
