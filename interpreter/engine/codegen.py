@@ -77,8 +77,8 @@ _INLINE = {
 SPLIT_DEPTH = 40
 # AST nodes of a spec function small enough to be written out at each call, its own
 # and with those of the spec functions written out in it
-INLINE_NODES = 24
-INLINE_TOTAL = 64
+INLINE_NODES = 64
+INLINE_TOTAL = 96
 
 
 class ExpressionSource:
@@ -131,6 +131,8 @@ class ExpressionSource:
         # spec function -> (body, scope, size, spec functions written out in it): written at its calls
         self._inlinable: dict = {}
         self._expanding: list = []     # the spec functions whose bodies are being written out
+        # spec function compiled so far -> (body, scope, its nodes or None: never kept, its calls)
+        self._bodies: dict = {}
         self.locals: dict = {}      # comprehension variable -> python identifier
         self.depth = 0              # AST levels of the generated function being written
         self.has_env = True         # whether the code being written has `env` in scope
@@ -261,22 +263,38 @@ class ExpressionSource:
         return f"({', '.join(binds)}, {source})[-1]" if binds else f"({source})"
 
     def _note_inlinable(self, name, node, scope) -> None:
-        """Keep a spec function's body to write at its calls when it is small: no
-        comprehension, nothing left to closures, at most INLINE_NODES nodes of its
-        own and INLINE_TOTAL with the bodies of the kept functions it calls (they
-        are written out in it). Only those kept before it are written out in it,
-        never itself (`inline_function`): its other calls stay calls, so a writing
-        ends however functions call each other, and its size is the one counted."""
-        size, own, callees = 0, 0, set()
-        for n in _walk(node):
-            if isinstance(n, ast.Comprehension) or _closure_only(n):
-                return
-            kept = self._inlinable.get(n.func) if isinstance(n, ast.Call) else None
-            if kept is not None and n.func != name:
+        """Keep a spec function's body to write at its calls when it is small (see
+        `_measure`). When a function compiled before calls this one, all are
+        measured again, callees first: that one then counts this one in (and
+        writes it out) at the calls compiled from now on."""
+        nodes = list(_walk(node))
+        plain = not any(isinstance(n, ast.Comprehension) or _closure_only(n) for n in nodes)
+        calls = [n.func for n in nodes if isinstance(n, ast.Call) and n.func in self.names.functions]
+        self._bodies[name] = (node, scope, len(nodes) if plain else None, calls)
+        if any(name in kept[3] for other, kept in self._bodies.items() if other != name):
+            self._inlinable = {}
+            for other in _callees_first({n: set(kept[3]) & set(self._bodies) for n, kept in self._bodies.items()}):
+                self._measure(other)
+        else:
+            self._measure(name)
+
+    def _measure(self, name) -> None:
+        """Keep `name` when its body holds no comprehension, nothing left to closures,
+        at most INLINE_NODES nodes of its own and INLINE_TOTAL with the bodies of
+        the kept functions it calls (they are written out in it). Only those kept
+        before it are written out in it, never itself (`inline_function`): its
+        other calls stay calls, so a writing ends however functions call each
+        other, and its size is the one counted."""
+        node, scope, own, calls = self._bodies[name]
+        if own is None or own > INLINE_NODES:
+            return
+        size, callees = own, set()
+        for callee in calls:
+            kept = self._inlinable.get(callee) if callee != name else None
+            if kept is not None:
                 size += kept[2]
-                callees.add(n.func)
-            size, own = size + 1, own + 1
-        if own <= INLINE_NODES and size <= INLINE_TOTAL:
+                callees.add(callee)
+        if size <= INLINE_TOTAL:
             self._inlinable[name] = (node, scope, size, callees)
 
     # ----------------------------------------------------------- statements
@@ -1159,6 +1177,29 @@ def _branches_lower(node) -> bool:
     if isinstance(node, ast.IfExp):
         return _lowers(node.then) or _lowers(node.orelse)
     return False
+
+
+def _callees_first(calls: dict) -> list:
+    """The names of `calls` (name -> names it calls) in an order where each comes
+    after those it calls, but for a call back into a name being visited (a cycle:
+    that call is not followed); otherwise in the order given. A depth-first walk
+    with a stack of its own (a chain of calls may be long)."""
+    order, seen = [], set()
+    for root in calls:
+        if root in seen:
+            continue
+        seen.add(root)
+        stack = [(root, iter(sorted(calls[root])))]
+        while stack:
+            name, rest = stack[-1]
+            callee = next((c for c in rest if c not in seen), None)
+            if callee is None:
+                stack.pop()
+                order.append(name)
+            else:
+                seen.add(callee)
+                stack.append((callee, iter(sorted(calls[callee]))))
+    return order
 
 
 def _keyed(node) -> bool:

@@ -2,7 +2,8 @@
 calls other small functions is written out with theirs (codegen.py
 `inline_function`, `_note_inlinable`). Inlined or called, a call gives the same
 value, evaluates its arguments once each and in order, and fails with the same
-error in the same words at the same place; recursion stays a call."""
+error in the same words at the same place; recursion stays a call; a function
+that calls one compiled after it is written out with it at later calls."""
 import builtins
 
 import pytest
@@ -20,6 +21,8 @@ globals:
   total: {start: 0}
   rolls: {start: []}
 functions:
+  # calls a function compiled after it
+  early: {params: [x], expr: "late(x, x + 1) - 1"}
   price_of: {params: [m, k], expr: "m[k] * 10"}
   both: {params: [m, k], expr: "price_of(m, k) + price_of(m, k)"}
   twice_of: {params: [x], expr: "x + x"}
@@ -31,10 +34,11 @@ functions:
   count_down: {params: [n], expr: "0 if n <= 0 else count_down(n - 1) + 1"}
   even: {params: [n], expr: "true if n == 0 else odd(n - 1)"}
   odd: {params: [n], expr: "false if n == 0 else even(n - 1)"}
+  late: {params: [a, b], expr: "b * 10 + a"}
 flow: |
   total = chained(roll(6), roll(20)) + both(prices, "wine")
   rolls = [roll(6), chain(roll(6), roll(6)), roll(6)]
-  total += count_down(5) + (1 if even(4) and odd(3) else 0)
+  total += count_down(5) + (1 if even(4) and odd(3) else 0) + early(roll(6)) * 1000000
 scoring:
   score: "total"
 '''
@@ -43,7 +47,7 @@ scoring:
 STEPS = ['both(prices, "corn")', 'both(prices, "salt")', "both(3, 1)", "both([1, 2], 1)",
          "chained(1, 2)", 'twice_of("ab")', "chained(none, 1)", "chained(1, [2])",
          "half_of(4)", 'half_of("a")', "count_down(3)", "even(7)", "odd(7)",
-         'price_of(prices, "wine") + both(prices, ratio(4, 0))']
+         'price_of(prices, "wine") + both(prices, ratio(4, 0))', "early(2)", 'early("a")', "early([1])"]
 
 
 def games(monkeypatch, text=SPEC):
@@ -79,7 +83,7 @@ def test_nested_bodies_are_written_out_and_recursion_is_not():
     call = {name: f"_fn{names.index(name)}(st" for name in names}
     flow = "\n".join(s for s in sources if s.startswith("def _s"))
     assert "roll" not in flow and flow.count("def _s") >= 3
-    for name in ("price_of", "both", "twice_of", "chain", "chained"):
+    for name in ("price_of", "both", "twice_of", "chain", "chained", "early", "late"):
         assert call[name] not in flow, name
     # a function calling itself, or one calling it, is written out one level at most
     assert call["count_down"] in flow and (call["even"] in flow or call["odd"] in flow)
@@ -90,9 +94,9 @@ def test_a_nested_call_plays_as_the_called_one(monkeypatch):
     a, b = fast.new_state(2, 0), slow.new_state(2, 0)
     assert a.scores() == b.scores() and a.g["rolls"] == b.g["rolls"]
     # roll(6) then roll(20), each once: chained(x, y) = chain(y, x) * 1000 + chain(x, y)
-    x, y = _rolls(fast, 2, 0, [6, 20])
+    x, y, *_, z = _rolls(fast, 2, 0, [6, 20, 6, 6, 6, 6, 6])
     chained = (2 * x * 100 + 2 * y) * 1000 + 2 * y * 100 + 2 * x
-    assert a.g["total"] == chained + 60 + 5 + 1
+    assert a.g["total"] == chained + 60 + 5 + 1 + ((z + 1) * 10 + z - 1) * 1000000
 
 
 def _rolls(game, players, seed, sides):
