@@ -25,7 +25,8 @@ the same value or the same error in the same words. A value read by the test
 and again by the path is bound once (`(_w1 := ...)`), or inside a
 comprehension's iterable, where Python allows no assignment, by a loop of one.
 Small spec functions are written out at their calls (`inline_function`), with
-the small ones they call written out in them.
+the small ones they call written out in them; where a statement's comprehensions
+become loops (`lowered`), so do those of a small function it calls (`_through`).
 `ExpressionSource.by_kinds = False` turns all of this off, for the test that
 compares games with and without it (tests/engine/test_codegen_kinds.py).
 
@@ -239,7 +240,7 @@ class ExpressionSource:
         Python allows no assignment)."""
         kept = self._inlinable.get(name) if self.by_kinds else None
         params = self.names.functions[name]
-        if (kept is None or len(args) != len(params) or name in self._expanding
+        if (kept is None or kept[4] or len(args) != len(params) or name in self._expanding
                 or self._expanding and name not in self._inlinable[self._expanding[-1]][3]):
             return None
         tree, scope = kept[:2]
@@ -268,9 +269,10 @@ class ExpressionSource:
         measured again, callees first: that one then counts this one in (and
         writes it out) at the calls compiled from now on."""
         nodes = list(_walk(node))
-        plain = not any(isinstance(n, ast.Comprehension) or _closure_only(n) for n in nodes)
+        generated = not any(map(_closure_only, nodes))
         calls = [n.func for n in nodes if isinstance(n, ast.Call) and n.func in self.names.functions]
-        self._bodies[name] = (node, scope, len(nodes) if plain else None, calls)
+        looped = any(isinstance(n, ast.Comprehension) for n in nodes)
+        self._bodies[name] = (node, scope, len(nodes) if generated else None, calls, looped)
         if any(name in kept[3] for other, kept in self._bodies.items() if other != name):
             self._inlinable = {}
             for other in _callees_first({n: set(kept[3]) & set(self._bodies) for n, kept in self._bodies.items()}):
@@ -279,23 +281,66 @@ class ExpressionSource:
             self._measure(name)
 
     def _measure(self, name) -> None:
-        """Keep `name` when its body holds no comprehension, nothing left to closures,
-        at most INLINE_NODES nodes of its own and INLINE_TOTAL with the bodies of
-        the kept functions it calls (they are written out in it). Only those kept
-        before it are written out in it, never itself (`inline_function`): its
-        other calls stay calls, so a writing ends however functions call each
-        other, and its size is the one counted."""
-        node, scope, own, calls = self._bodies[name]
+        """Keep `name` when its body holds nothing left to closures, at most
+        INLINE_NODES nodes of its own and INLINE_TOTAL with the bodies of the kept
+        functions it calls (they are written out in it). Only those kept before it
+        are written out in it, never itself (`inline_function`): its other calls
+        stay calls, so a writing ends however functions call each other, and its
+        size is the one counted. Kept: (body, scope, size, those it writes out,
+        whether its body holds a comprehension, whether it or one of those does)."""
+        node, scope, own, calls, looped = self._bodies[name]
         if own is None or own > INLINE_NODES:
             return
-        size, callees = own, set()
+        size, callees, deep = own, set(), looped
         for callee in calls:
             kept = self._inlinable.get(callee) if callee != name else None
             if kept is not None:
                 size += kept[2]
                 callees.add(callee)
+                deep = deep or kept[5]
         if size <= INLINE_TOTAL:
-            self._inlinable[name] = (node, scope, size, callees)
+            self._inlinable[name] = (node, scope, size, callees, looped, deep)
+
+    def _through(self) -> frozenset:
+        """The spec functions whose calls `lowered` writes out here, their bodies'
+        comprehensions as loops (`_inline_lines`): the kept ones that hold one (or
+        write out one that does); inside a body being written out, those of them
+        it was measured with."""
+        if not (self.by_loops and self.by_kinds) or self.in_iterable:
+            return frozenset()
+        names = self._inlinable[self._expanding[-1]][3] if self._expanding else self._inlinable
+        return frozenset(n for n in names if self._inlinable[n][5] and n not in self._expanding)
+
+    def _inline_lines(self, result, call, scope) -> list:
+        """Lines leaving in `result` the value of `call`, a call of a spec function
+        in `_through`, written out: each argument evaluated in order, as by a call,
+        into a local of its own (a local or constant stands for itself), then the
+        body lowered with its parameters read from those. A body's comprehensions
+        become loops here, where a call of it would be a frame and a comprehension
+        another."""
+        params = self.names.functions[call.func]
+        if call.kwargs or len(call.args) != len(params):
+            return [f"{result} = {self.source(call, scope)}"]
+        lines, given = [], {}
+        for param, arg in zip(params, call.args):
+            first, src = self.lowered(arg, scope)
+            lines += first
+            if _CHEAP.fullmatch(src) and src not in given.values():
+                given[param] = src
+            else:
+                given[param] = local = self.fresh("w")
+                lines.append(f"{local} = {src}")
+                self._carry(src, local)
+        tree, inner = self._inlinable[call.func][:2]
+        saved = self.locals, self.has_env
+        self.locals, self.has_env = given, False     # the body reads its parameters only
+        self._expanding.append(call.func)
+        try:
+            first, value = self.lowered(tree, inner)
+        finally:
+            self.locals, self.has_env = saved
+            self._expanding.pop()
+        return lines + first + [f"{result} = {value}"]
 
     # ----------------------------------------------------------- statements
     def statement(self, body: list[str], where: str):
@@ -437,6 +482,7 @@ class ExpressionSource:
         (_items), the same error raised by the same part, and nothing evaluated
         that the expression would not."""
         hoists = self._hoists(node) if self._may_lower(node) else []
+        through = self._through()
         lines, added = [], []
         try:
             for part in hoists:
@@ -445,9 +491,11 @@ class ExpressionSource:
                 if isinstance(part, ast.Comprehension):
                     lines += self._loop(local, part.var, part.iter, part.cond, part.elt, scope)
                     self._prove(local, "list")
-                elif isinstance(part, (ast.And, ast.Or, ast.IfExp)) and _lowers(part):
+                elif isinstance(part, (ast.And, ast.Or, ast.IfExp)) and _lowers(part, through):
                     first, value = self._branches(local, part, scope)
                     lines += first
+                elif isinstance(part, ast.Call) and part.func in through:
+                    lines += self._inline_lines(local, part, scope)
                 else:
                     src = self.source(part, scope)
                     lines.append(f"{local} = {src}")
@@ -482,11 +530,14 @@ class ExpressionSource:
         """The parts of `node` to compute first, in Python's order of evaluation: each
         comprehension evaluated unconditionally, each part evaluated before one (a
         part that cannot fail nor change anything, a local or a constant, is left
-        where it is). [] when `node` holds no such comprehension."""
-        if isinstance(node, ast.Comprehension) or _branches_lower(node):
+        where it is); a call written out with its comprehensions as loops counts as
+        one (`_through`). [] when `node` holds no such comprehension."""
+        through = self._through()
+        if (isinstance(node, ast.Comprehension) or _branches_lower(node, through)
+                or isinstance(node, ast.Call) and node.func in through):
             return [node]
         parts = _evaluated_first(node)
-        last = max((i for i, p in enumerate(parts) if _lowers(p)), default=None)
+        last = max((i for i, p in enumerate(parts) if _lowers(p, through)), default=None)
         if last is None:
             return []
         out = []
@@ -1163,19 +1214,21 @@ def _evaluated_first(node) -> list:
     return []
 
 
-def _lowers(node) -> bool:
+def _lowers(node, through=frozenset()) -> bool:
     """Whether `node` holds a comprehension `lowered` can write as a loop: one
-    evaluated whenever `node` is, or under an `and`, `or` or `if` (_branches_lower)."""
-    return (isinstance(node, ast.Comprehension) or _branches_lower(node)
-            or any(map(_lowers, _evaluated_first(node))))
+    evaluated whenever `node` is, or under an `and`, `or` or `if` (_branches_lower),
+    or a call of a spec function in `through` (written out with its loops)."""
+    return (isinstance(node, ast.Comprehension) or _branches_lower(node, through)
+            or isinstance(node, ast.Call) and node.func in through
+            or any(_lowers(part, through) for part in _evaluated_first(node)))
 
 
-def _branches_lower(node) -> bool:
+def _branches_lower(node, through=frozenset()) -> bool:
     """An `and`, `or` or `if` with a comprehension to lower in a part it may skip."""
     if isinstance(node, (ast.And, ast.Or)):
-        return any(map(_lowers, node.items[1:]))
+        return any(_lowers(item, through) for item in node.items[1:])
     if isinstance(node, ast.IfExp):
-        return _lowers(node.then) or _lowers(node.orelse)
+        return _lowers(node.then, through) or _lowers(node.orelse, through)
     return False
 
 
