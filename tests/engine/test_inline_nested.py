@@ -40,6 +40,11 @@ functions:
   evens: {params: [xs], expr: "[x for x in xs if x % 2 == 0]"}
   picked: {params: [xs, k], expr: "count(evens(xs)) * 100 + k + sum([x * k for x in xs])"}
   firsts: {params: [xs], expr: "[x[0] for x in xs]"}
+procedures:
+  settle:
+    params: [xs]
+    do: |
+      got = picked(xs, 2)
 flow: |
   total = chained(roll(6), roll(20)) + both(prices, "wine")
   rolls = [roll(6), chain(roll(6), roll(6)), roll(6)]
@@ -144,9 +149,11 @@ def test_a_nested_call_fails_as_the_called_one(step, monkeypatch):
     ('picked([1, "a"], 2)', "picked([1, a] (a list), 2 (a number)) cannot be done: a value of the wrong"),
     ("picked(3, 1)", "expected a list or a zone, got 3"),
     ("count(firsts([[1], 2]))", "firsts([[1], 2] (a list)) cannot be done: a number has no items"),
+    ('settle([1, "a"])', "picked([1, a] (a list), 2 (a number)) cannot be done: a value of the wrong"),
 ])
 def test_an_error_two_levels_down_is_placed_and_said_as_before(call, words, monkeypatch):
-    text = SPEC.replace("  total = chained(", f"  total = {call}\n  total = chained(")
+    statement = call if call.startswith("settle") else f"total = {call}"     # a procedure's, or the flow's
+    text = SPEC.replace("  total = chained(", f"  {statement}\n  total = chained(")
     fast, slow = games(monkeypatch, text)
     errors = []
     for game in (fast, slow):
