@@ -129,10 +129,10 @@ class ExpressionSource:
         self.counter = 0
         self._card_tables: dict = {}   # card attribute -> generated name of its table
         self._int_bounds: dict = {}    # _checker's numeric template -> (checker, low, high)
-        # spec function -> (body, scope, size, spec functions written out in it): written at its calls
-        self._inlinable: dict = {}
+        self._inlinable: dict = {}     # spec function -> how it is written at its calls (_measure)
         self._expanding: list = []     # the spec functions whose bodies are being written out
-        # spec function compiled so far -> (body, scope, its nodes or None: never kept, its calls)
+        # spec function compiled so far -> (body, scope, its nodes or None: never kept,
+        # the spec functions it calls, whether it holds a comprehension)
         self._bodies: dict = {}
         self.locals: dict = {}      # comprehension variable -> python identifier
         self.depth = 0              # AST levels of the generated function being written
@@ -273,9 +273,9 @@ class ExpressionSource:
         calls = [n.func for n in nodes if isinstance(n, ast.Call) and n.func in self.names.functions]
         looped = any(isinstance(n, ast.Comprehension) for n in nodes)
         self._bodies[name] = (node, scope, len(nodes) if generated else None, calls, looped)
-        if any(name in kept[3] for other, kept in self._bodies.items() if other != name):
+        if any(name in body[3] for other, body in self._bodies.items() if other != name):
             self._inlinable = {}
-            for other in _callees_first({n: set(kept[3]) & set(self._bodies) for n, kept in self._bodies.items()}):
+            for other in _callees_first({n: set(body[3]) & set(self._bodies) for n, body in self._bodies.items()}):
                 self._measure(other)
         else:
             self._measure(name)
@@ -482,7 +482,7 @@ class ExpressionSource:
         (_items), the same error raised by the same part, and nothing evaluated
         that the expression would not."""
         hoists = self._hoists(node) if self._may_lower(node) else []
-        through = self._through()
+        through = self._through() if hoists else frozenset()
         lines, added = [], []
         try:
             for part in hoists:
