@@ -501,46 +501,46 @@ class Game:
                   if getattr(fn, "parts", None) is not None}
         if not names or len(spaces) > 1 or any(_parts(self.actions[n]) is None for n in names):
             return lambda st, player: self.options_for(st, player, names)
-        fused = self._fused(names, next(iter(spaces.values()), {}))
-        actions = self.actions
-
-        def options(st, player):
-            try:
-                values, stateful = fused(st, player)
-                labels = None
-                for at, name, found in stateful:   # labels that read the state: made now
-                    if found:
-                        if labels is None:
-                            labels = [None] * len(values)
-                        label_of = actions[name].label_of
-                        for value in found:
-                            labels[at] = label_of(st, player, value)
-                            at += 1
-            except Exception:   # noqa: BLE001 — options_for says it, at the failing action
-                self.options_for(st, player, names)
-                raise
-            return values, labels
-        return options
+        return self._fused(names, next(iter(spaces.values()), {}))
 
     def _fused(self, names, space):
-        """One generated function f(st, player) -> ([(action, value), ...], stateful)
-        for the actions `names` (generated candidates, in namespace `space`), in
-        their order; stateful: (index of its first option, action, its values) for
-        each action whose label reads the state. Where an action's candidates were
-        also written for a player proven a seat (codegen.candidates' `seat`), the
-        function tests the player once and takes those for a seat."""
+        """One generated function f(st, player) -> (values, labels) for the actions
+        `names` (generated candidates, in namespace `space`), in their order: values
+        [(action, value), ...], labels None, or a list with the labels that read the
+        state made (label_of, in order) and None for the rest. Where an action's
+        candidates were also written for a player proven a seat (codegen.candidates'
+        `seat`), the function tests the player once and takes those for a seat. An
+        error in it is said by options_for, at the failing action (it runs the
+        actions again, one by one, unfused), as without fusing; labels and error
+        are made in it, not in a function around it: a call less at every turn."""
         players, lines, marks = self._fused_lines(names, seat=False)
-        done = f"return _turn_values, ({''.join(m + ', ' for m in marks)})"
+        done = self._labels_made(marks) + ["return _turn_values, _turn_labels"]
         body = [f"{' = '.join(players)} = _turn_player", "_turn_values = []"]
         if any(getattr(self.actions[n].candidates, "seat", None) for n in names):
             _, seat_lines, _ = self._fused_lines(names, seat=True)
-            body += [f"if {seat_test('_turn_player')}:", *("    " + line for line in seat_lines + [done])]
-        body = "\n    ".join(body + lines + [done])
-        source = f"def _turn_options(st, _turn_player):\n    {body}\n"
-        local = {}
+            body += [f"if {seat_test('_turn_player')}:", *("    " + line for line in seat_lines + done)]
+        local = {"_turn_fault": lambda st, player: self.options_for(st, player, names)}
+        local.update((f"_turn_label{n}", self.actions[name].label_of) for n, name in marks)
+        body = "\n        ".join(body + lines + done)
+        source = (f"def _turn_options(st, _turn_player, {', '.join(f'{k}={k}' for k in local)}):\n"
+                  f"    try:\n        {body}\n"
+                  f"    except Exception:\n        _turn_fault(st, _turn_player)\n        raise\n")
         exec(compile(source, f"<rulespec turn options {' '.join(names)}>", "exec"),  # noqa: S102 — generated names only
              space, local)
         return local["_turn_options"]
+
+    @staticmethod
+    def _labels_made(marks) -> list:
+        """_fused's lines that make the labels reading the state: for each mark (n,
+        action) the values in _turn_found{n}, whose options start at _turn_at{n}."""
+        lines = ["_turn_labels = None"]
+        for n, _ in marks:
+            lines += [f"if _turn_found{n}:",
+                      "    if _turn_labels is None:",
+                      "        _turn_labels = [None] * len(_turn_values)",
+                      f"    for _turn_i, _turn_v in enumerate(_turn_found{n}, _turn_at{n}):",
+                      f"        _turn_labels[_turn_i] = _turn_label{n}(st, _turn_player, _turn_v)"]
+        return lines
 
     def _fused_lines(self, names, seat):
         """(player names, lines, marks) of _fused's body: the candidates as written
@@ -573,7 +573,7 @@ class Game:
             lines += [f"_turn_values += [{', '.join(run)}]"] * bool(run) + [f"{mark} = {found}",
                       f"_turn_at{len(marks)} = len(_turn_values)",
                       f"_turn_values += [({name!r}, _turn_v) for _turn_v in {mark}]"]
-            marks.append(f"(_turn_at{len(marks)}, {name!r}, {mark})")
+            marks.append((len(marks), name))
             run = []
         lines += [f"_turn_values += [{', '.join(run)}]"] * bool(run)
         return players, lines, marks
@@ -589,7 +589,7 @@ class Game:
         if action.stateless_label:
             return first + ["    " + line for line in add]
         n = len(marks)
-        marks.append(f"(_turn_at{n}, {name!r}, _turn_found{n})")
+        marks.append((n, name))
         return [f"_turn_found{n} = []", f"_turn_at{n} = len(_turn_values)", *first,
                 *("    " + line for line in [f"_turn_found{n}.append({item})", *add])]
 

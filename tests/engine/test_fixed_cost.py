@@ -56,3 +56,54 @@ def test_each_decision_and_its_options_are_those_the_plain_forms_make(spec):
             assert all(type(o) is Option for o in options)
             st.apply(options[rng.randrange(len(options))])
     assert kinds and ("action" in kinds or spec not in SPECS[:3])   # the shipped games have turns
+
+
+TURN_SPEC = """
+game: Three Ways
+players: {min: 2, max: 2}
+globals:
+  round: {start: 0}
+per_player:
+  gold: {start: 0, min: 0}
+flow: |
+  while round < 6:
+      round += 1
+      for p in players:
+          turn p: mine, rest, sleep
+actions:
+  mine:
+    do: |
+      player.gold += 2
+  rest:
+    when: round != 5 or 10 // (round - BAD) > 0
+    do: |
+      player.gold += 1
+  sleep:
+    for: n in [1, 2]
+    label: '"sleep " + text(n) + " at " + text(round) + " " + text(10 // (4 - round + WORDS))'
+    do: |
+      player.gold += n
+"""
+
+
+def test_fused_turn_options_make_stateful_labels_and_say_errors_at_the_action():
+    """game.turn_options' one generated function (no function around it) makes the
+    labels that read the state, in place, and an error in a `when` or a label is
+    said at its action, as options_for says it (the unfused way)."""
+    game = load_game("three.yaml", text=TURN_SPEC.replace("BAD", "0").replace("WORDS", "1"))
+    options = game.turn_options(["mine", "rest", "sleep"])
+    assert options.__code__.co_filename.startswith("<rulespec turn options")
+    st = game.new_state(2, 1)
+    for _ in range(4):
+        values, labels = options(st, st.pending.player)
+        assert values == [("mine", None), ("rest", None), ("sleep", 1), ("sleep", 2)]
+        assert labels[:2] == [None, None] and labels[2:] == [
+            f"sleep {n} at {st.g['round']} {10 // (5 - st.g['round'])}" for n in (1, 2)]
+        assert [o.label for o in st.legal_actions()][2:] == labels[2:]
+        st.apply(0)
+    for bad, words, at in (("5", "1", "rest"), ("0", "0", "sleep")):
+        game = load_game("three.yaml", text=TURN_SPEC.replace("BAD", bad).replace("WORDS", words))
+        st = game.new_state(2, 1)
+        with pytest.raises(Exception, match=rf"cannot divide 10 \(a number\) by zero \(in action {at}\)"):
+            while not st.is_terminal():
+                st.apply(0)
