@@ -142,8 +142,8 @@ class Compiler:
         """A call of a (quiet) procedure, or a signal whose triggers are quiet: worth a
         straight function on its own, which calls them without a frame."""
         if stmt.rule == "signal":
-            return bool(self._signal_keys(stmt)) and all(
-                k[8:] in self.quiet_triggers for k in self._signal_keys(stmt))
+            keys = self._signal_keys(stmt)
+            return bool(keys) and all(k[8:] in self.quiet_triggers for k in keys)
         call = stmt.call if stmt.rule == "call_stmt" else getattr(stmt, "value", None)
         return isinstance(call, ast.Call) and call.func in self.names.procedures
 
