@@ -9,6 +9,7 @@ from interpreter.engine.codegen import ExpressionSource
 from interpreter.engine.game import load_game
 from rulespec.errors import RulespecError
 from tests.engine.test_cache_equivalence import SPECS, transcript
+from tests.switches import on_and_off
 
 SPEC = '''game: Bounds
 players: {min: 2, max: 2}
@@ -37,11 +38,7 @@ STEPS = ["level += 5", "level -= 5", "level += 6", "level -= 6", "level += 11 //
 
 
 def games(monkeypatch, **kwargs):
-    fast = load_game(**kwargs)
-    monkeypatch.setattr(ExpressionSource, "by_bounds", False)
-    slow = load_game(**kwargs)
-    monkeypatch.undo()
-    return fast, slow
+    return on_and_off(monkeypatch, ExpressionSource, "by_bounds", **kwargs)
 
 
 def outcome(game):

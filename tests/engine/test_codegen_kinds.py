@@ -10,6 +10,7 @@ from interpreter.engine.codegen import ExpressionSource
 from interpreter.engine.game import load_game
 from rulespec.errors import RulespecError
 from tests.engine.test_cache_equivalence import SPECS, transcript
+from tests.switches import on_and_off
 
 SPEC = '''game: Kinds
 players: {min: 2, max: 2}
@@ -72,11 +73,7 @@ def outcome(game, text):
 
 
 def games(monkeypatch, **kwargs):
-    fast = load_game(**kwargs)
-    monkeypatch.setattr(ExpressionSource, "by_kinds", False)
-    slow = load_game(**kwargs)
-    monkeypatch.undo()
-    return fast, slow
+    return on_and_off(monkeypatch, ExpressionSource, "by_kinds", **kwargs)
 
 
 def test_the_spec_plays_alike_with_and_without_kinds(monkeypatch):
@@ -223,11 +220,7 @@ PROVEN_STEPS = ["rich(players[1])", "rich(1)", "rich(7)", 'rich("a")', "rich([1]
 
 
 def games_with_proofs(monkeypatch, **kwargs):
-    fast = load_game(**kwargs)
-    monkeypatch.setattr(ExpressionSource, "by_proofs", False)
-    slow = load_game(**kwargs)
-    monkeypatch.undo()
-    return fast, slow
+    return on_and_off(monkeypatch, ExpressionSource, "by_proofs", **kwargs)
 
 
 def test_the_spec_plays_alike_with_and_without_proofs(monkeypatch):

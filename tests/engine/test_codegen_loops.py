@@ -9,6 +9,7 @@ from interpreter.engine.codegen import ExpressionSource
 from interpreter.engine.game import load_game
 from rulespec.errors import RulespecError
 from tests.engine.test_cache_equivalence import SPECS, transcript
+from tests.switches import on_and_off
 
 SPEC = '''game: Loops
 players: {min: 2, max: 2}
@@ -82,11 +83,7 @@ STEPS = ['[t for t in bag]', '[t for t in 3]', 'count([t for t in bag if t.colou
 
 
 def games(monkeypatch, **kwargs):
-    loops = load_game(**kwargs)
-    monkeypatch.setattr(ExpressionSource, "by_loops", False)
-    comprehensions = load_game(**kwargs)
-    monkeypatch.undo()
-    return loops, comprehensions
+    return on_and_off(monkeypatch, ExpressionSource, "by_loops", **kwargs)
 
 
 def outcome(game, text):

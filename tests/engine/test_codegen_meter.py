@@ -10,6 +10,7 @@ from interpreter.engine.game import load_game
 from rulespec.errors import RulespecError
 from tests.engine.test_cache_equivalence import SPECS, transcript
 from tests.engine.test_codegen_loops import SPEC, STEPS, outcome
+from tests.switches import on_and_off
 
 # walks of what is not a list (a zone, a map, a text, a number, none) and of ranges
 # of what is not a whole number, at a comprehension written as a loop
@@ -19,11 +20,7 @@ MORE_STEPS = ['[t for t in [u for u in shelf]]', '[k for k in [c for c in prices
 
 
 def games(monkeypatch, **kwargs):
-    inline = load_game(**kwargs)
-    monkeypatch.setattr(ExpressionSource, "by_meter", False)
-    called = load_game(**kwargs)
-    monkeypatch.undo()
-    return inline, called
+    return on_and_off(monkeypatch, ExpressionSource, "by_meter", **kwargs)
 
 
 @pytest.mark.parametrize("step", STEPS + MORE_STEPS)

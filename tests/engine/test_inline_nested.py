@@ -12,6 +12,7 @@ import interpreter.engine.codegen as codegen
 from interpreter.engine.codegen import ExpressionSource
 from interpreter.engine.game import load_game
 from rulespec.errors import RulespecError
+from tests.switches import on_and_off
 
 SPEC = '''game: Nested
 players: {min: 2, max: 2}
@@ -66,11 +67,8 @@ STEPS = ['both(prices, "corn")', 'both(prices, "salt")', "both(3, 1)", "both([1,
 
 
 def games(monkeypatch, text=SPEC):
-    fast = load_game("nested.yaml", text=text)
-    monkeypatch.setattr(ExpressionSource, "by_kinds", False)    # no inlining at all
-    slow = load_game("nested.yaml", text=text)
-    monkeypatch.undo()
-    return fast, slow
+    # by_kinds off: no inlining at all
+    return on_and_off(monkeypatch, ExpressionSource, "by_kinds", "nested.yaml", text=text)
 
 
 def outcome(game, text):

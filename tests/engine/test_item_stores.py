@@ -8,6 +8,7 @@ from interpreter.engine.compile import Compiler
 from interpreter.engine.game import load_game
 from rulespec.errors import RulespecError
 from tests.engine.test_cache_equivalence import SPECS, transcript
+from tests.switches import on_and_off
 
 SPEC = '''game: Items
 players: {min: 2, max: 2}
@@ -42,11 +43,7 @@ FLOWS = [
 
 
 def games(monkeypatch, **kwargs):
-    generated = load_game(**kwargs)
-    monkeypatch.setattr(Compiler, "item_stores", False)
-    closures = load_game(**kwargs)
-    monkeypatch.undo()
-    return generated, closures
+    return on_and_off(monkeypatch, Compiler, "item_stores", **kwargs)
 
 
 def outcome(text, stores, monkeypatch):

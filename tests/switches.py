@@ -1,0 +1,15 @@
+"""A game loaded twice, with a compiler switch on (as shipped) and off: the pair the
+equivalence tests of each fast path compare (tests/engine/test_codegen_*.py)."""
+from __future__ import annotations
+
+from interpreter.engine.game import load_game
+
+
+def on_and_off(monkeypatch, owner, switch: str, *args, **kwargs):
+    """(game as shipped, game with `owner.switch` False), both load_game(*args, **kwargs).
+    owner: the class holding the switch (codegen.ExpressionSource, compile.Compiler)."""
+    on = load_game(*args, **kwargs)
+    monkeypatch.setattr(owner, switch, False)
+    off = load_game(*args, **kwargs)
+    monkeypatch.undo()
+    return on, off
