@@ -143,7 +143,7 @@ class Compiler:
         straight function on its own, which calls them without a frame."""
         if stmt.rule == "signal":
             keys = self._signal_keys(stmt)
-            return bool(keys) and all(k[8:] in self.quiet_triggers for k in keys)
+            return bool(keys) and all(self._quiet_trigger(k) for k in keys)
         call = stmt.call if stmt.rule == "call_stmt" else getattr(stmt, "value", None)
         return isinstance(call, ast.Call) and call.func in self.names.procedures
 
@@ -412,6 +412,11 @@ class Compiler:
         key = self._quiet_key or ""
         return "True" if key.startswith(("action:", "trigger:")) else ("inside" if key else "False")
 
+    def _quiet_trigger(self, key: str):
+        """The generated function's name for the quiet trigger of program key
+        "trigger:NAME", or None when that trigger is not quiet."""
+        return self.quiet_triggers.get(key.removeprefix("trigger:"))
+
     def _signal_keys(self, stmt) -> list:
         """The program keys of the triggers a `signal` starts, in declared order."""
         return ["trigger:" + t for t in self.game.triggers_on.get(stmt.name, [])]
@@ -426,7 +431,7 @@ class Compiler:
         their start), then the sender's after the signal, as signal's instruction and
         the run loop leave them."""
         keys = self._signal_keys(stmt)
-        if not all(k[8:] in self.quiet_triggers for k in keys):
+        if not all(self._quiet_trigger(k) for k in keys):
             raise NotStraight
         source = self._source()
         params = self.names.signals[stmt.name]
@@ -446,7 +451,7 @@ class Compiler:
             # the frames of the triggers after it lie beneath its frame: they are part
             # of a trigger still running, so its end checks wait (flow._at_boundary)
             under = inside if i == len(keys) - 1 else "True"
-            call = self.quiet_triggers[trigger[8:]]
+            call = self._quiet_trigger(trigger)
             lines.append(f"{result} = {call}(st, dict({values}), {secret}, {under})")
             if trigger not in self.asking:
                 continue
@@ -497,7 +502,8 @@ class Compiler:
                     grown = True
         source = self._source()
         self.quiet = {name: source.fresh("quiet") for name in quiet if not name.startswith("trigger:")}
-        self.quiet_triggers = {name[8:]: source.fresh("quiet") for name in quiet if name.startswith("trigger:")}
+        self.quiet_triggers = {name.removeprefix("trigger:"): source.fresh("quiet")
+                               for name in quiet if name.startswith("trigger:")}
         self.asking = asking
         for name, body in (actions or {}).items():
             self.scope = prepare("action:" + name)

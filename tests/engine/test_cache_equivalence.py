@@ -68,6 +68,25 @@ def test_straight_lines_and_layout_caches_change_no_game(spec, monkeypatch):
         assert transcript(fast, players, seed) == transcript(slow, players, seed, fresh_layouts=True)
 
 
+def fault_both_ways(monkeypatch, spec, answers=0, fast_flow=False) -> str:
+    """The error a faulty spec ("faulty.yaml") raises with straight lines on and off,
+    after `answers` times option 0: asserted the same both ways, and returned.
+    fast_flow: also assert the flow got a straight function exactly when on."""
+    messages = []
+    for switch in (True, False):
+        monkeypatch.setattr(Game, "straight", switch)
+        game = load_game("faulty.yaml", text=spec)
+        if fast_flow:
+            assert (game.programs["flow"].fast != game.programs["flow"].code) == switch
+        with pytest.raises(Exception) as caught:
+            st = game.new_state(2, 0)
+            for _ in range(answers):
+                st.apply(0)
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1]
+    return messages[0]
+
+
 def test_a_fault_inside_a_straight_block_is_placed_at_its_statement(monkeypatch):
     spec = '''game: Faulty
 players: {min: 2, max: 2}
@@ -83,15 +102,8 @@ flow: |
 scoring:
   score: "total"
 '''
-    messages = []
-    for switch in (True, False):
-        monkeypatch.setattr(Game, "straight", switch)
-        game = load_game("faulty.yaml", text=spec)
-        with pytest.raises(Exception) as caught:
-            game.new_state(2, 0)
-        messages.append(str(caught.value))
-    assert messages[0] == messages[1]
-    assert "faulty.yaml:11:" in messages[0], messages[0]
+    message = fault_both_ways(monkeypatch, spec)
+    assert "faulty.yaml:11:" in message, message
 
 
 QUIET_SPEC = '''game: Quiet
@@ -285,16 +297,8 @@ flow: |
 scoring:
   score: "total"
 '''
-    messages = []
-    for switch in (True, False):
-        monkeypatch.setattr(Game, "straight", switch)
-        game = load_game("faulty.yaml", text=spec)
-        assert (game.programs["flow"].fast != game.programs["flow"].code) == switch
-        with pytest.raises(Exception) as caught:
-            game.new_state(2, 0)
-        messages.append(str(caught.value))
-    assert messages[0] == messages[1]
-    assert "faulty.yaml:10:" in messages[0] and "procedure share" in messages[0], messages[0]
+    message = fault_both_ways(monkeypatch, spec, fast_flow=True)
+    assert "faulty.yaml:10:" in message and "procedure share" in message, message
 
 
 LINKED_FAULTS = {   # name: (flow, the line of the failing statement)
@@ -354,17 +358,8 @@ def test_a_fault_where_an_instruction_goes_on_into_the_next_is_placed_at_its_sta
     of that instruction at its own statement, as the per-statement run does."""
     flow, line = LINKED_FAULTS[name]
     spec = faulty_spec(flow)
-    messages = []
-    for switch in (True, False):
-        monkeypatch.setattr(Game, "straight", switch)
-        game = load_game("faulty.yaml", text=spec)
-        with pytest.raises(Exception) as caught:
-            st = game.new_state(2, 0)
-            for _ in range(5):
-                st.apply(0)
-        messages.append(str(caught.value))
-    assert messages[0] == messages[1]
-    assert f"faulty.yaml:{line}:" in messages[0], messages[0]
+    message = fault_both_ways(monkeypatch, spec, answers=5)
+    assert f"faulty.yaml:{line}:" in message, message
 
 
 INSIDE_SPEC = '''game: Inside
@@ -576,18 +571,8 @@ def test_a_fault_after_a_turn_of_a_quiet_procedure_is_placed_at_its_statement(mo
       turn first(players): take, risky
       total += 10 // (3 - n)
 flow: |''')
-    messages = []
-    for switch in (True, False):
-        monkeypatch.setattr(Game, "straight", switch)
-        game = load_game("faulty.yaml", text=spec)
-        assert (game.programs["flow"].fast != game.programs["flow"].code) == switch
-        with pytest.raises(Exception) as caught:
-            st = game.new_state(2, 0)
-            for _ in range(5):
-                st.apply(0)
-        messages.append(str(caught.value))
-    assert messages[0] == messages[1]
-    assert "faulty.yaml:24:" in messages[0] and "procedure go" in messages[0], messages[0]
+    message = fault_both_ways(monkeypatch, spec, answers=5, fast_flow=True)
+    assert "faulty.yaml:24:" in message and "procedure go" in message, message
 
 
 ENDING_TURN_SPEC = '''game: Ending turn
@@ -813,13 +798,5 @@ flow: |
 scoring:
   score: "total"
 '''
-    messages = []
-    for switch in (True, False):
-        monkeypatch.setattr(Game, "straight", switch)
-        game = load_game("faulty.yaml", text=spec)
-        assert (game.programs["flow"].fast != game.programs["flow"].code) == switch
-        with pytest.raises(Exception) as caught:
-            game.new_state(2, 0)
-        messages.append(str(caught.value))
-    assert messages[0] == messages[1]
-    assert f"faulty.yaml:{line}:" in messages[0] and "trigger share" in messages[0], messages[0]
+    message = fault_both_ways(monkeypatch, spec, fast_flow=True)
+    assert f"faulty.yaml:{line}:" in message and "trigger share" in message, message
