@@ -1127,7 +1127,11 @@ class Compiler:
         where = (self.file, *(self.mark(node.line, node.col) if self.mark else (node.line, node.col)))
         fallback, end = [0] if node.orelse else None, [0]
         shared = ([None], {})     # Game.turn_options, made once actions are compiled; namer per n
-        turn = (game, key, player, node.actions, node.until_done, where, fallback, shared)
+        # a turn of a local seat (`turn p`) reads it from env itself, without the
+        # expression's call (codegen writes a local as env[name] too)
+        local = node.player.id if (isinstance(node.player, ast.Name)
+                                   and self.names.resolve(node.player.id, scope)[0] == "local") else None
+        turn = (game, key, (player, local), node.actions, node.until_done, where, fallback, shared)
         pc = self.emit(node, _turn_form(*turn, {}))
         if self.straight_lines is not None:
             self.program.swaps[pc] = form = _turn_form(*turn, self.action_functions)
@@ -1219,6 +1223,7 @@ def _turn_form(game, key, player, actions, until_done, where, fallback, shared, 
     after: None, or (pc, form) of the next instruction, which a turn that ends
     runs at once, as the run loop would next (Program.link: _turn_link)."""
     lister, namers = shared
+    player, seat_local = player
     at, then = after or (None, None)
     known = []      # one instruction's fact, found once the game's end checks are planned
     chosen = {}     # action name -> (action, its function or None, its key, its var, its exit checks)
@@ -1280,14 +1285,14 @@ def _turn_form(game, key, player, actions, until_done, where, fallback, shared, 
                     fr.pc = at + 1
                     then(st, fr)
                 return
-            if st.over or st.stack[-1] is not fr or not unchecked(fr):
+            if st.over or st.stack[-1] is not fr or not (known[0] if known else unchecked(fr)):
                 return
             fr.pc += 1   # the turn goes on here, as the run loop would run it next
         turn = env.get(key)
         if turn is None or not turn[1]:
             # before the first action, who plays is asked again each time the
             # decision is (a scenario's `do:` may have changed it)
-            p = player(st, env)
+            p = env[seat_local] if seat_local is not None and seat_local in env else player(st, env)
             env[key] = [p, False]
         else:
             p = turn[0]

@@ -347,8 +347,12 @@ class _Nothing:
 NOTHING = _Nothing()
 
 
-def run(st, finish_when_done: bool = True) -> None:
+def run(st, action=NOTHING, finish_when_done: bool = True) -> None:
     """Run until a decision is pending or the game is over.
+
+    With `action`, the pending decision is answered first: this is State.apply
+    (an Option of the decision, its label or its index; anything else is refused,
+    saying why: IllegalAction), one call per decision where apply calling run made two.
 
     The usual game (no trace watching each instruction, no chance nodes to put an
     instruction back for) runs here; the others in _run_stepped. The same
@@ -357,6 +361,24 @@ def run(st, finish_when_done: bool = True) -> None:
     instructions, Program.finish), in looking a frame's program up once while that
     frame stays on top (Program.loop), and in looking at the budget and the clock in one test, every
     1,024 steps or at the budget."""
+    if action is not NOTHING:   # State.apply: the answer put where the asking instruction takes it
+        decision = st.pending
+        # an Option of this very decision, or an index of it, is taken without its
+        # labels (an agent picking by index never pays for them); anything else by
+        # its label (State._index_of)
+        if decision is not None and not st.over and (
+                type(action) is Option and action._decision is decision
+                or type(action) is int and 0 <= action < len(decision.values)):
+            index = action if type(action) is int else action.index
+        else:
+            index = st._index_of(action)
+        value = decision.values[index]
+        if st.events is not None:     # labels are made only when read (Decision)
+            st.record("decision", player=decision.player, label=decision.labels[index],
+                      secret=decision.secret)
+        st.pending = None
+        st.decisions += 1
+        st.stack[-1].env[IN] = value
     if st.trace is not None or st.explicit is not None:
         _run_stepped(st, finish_when_done)
         return

@@ -7,7 +7,7 @@ from pathlib import Path
 from rulespec.errors import CorruptFile, IllegalAction, RulespecError
 from rulespec.limits import SAVE_BYTES
 from . import chance, rng, visibility
-from .flow import IN, Decision, Frame, Option, run
+from .flow import Decision, Frame, Option, run
 from .shapes import loads, schema_problem
 from .values import _PLAIN, Seat, Zone, decode, display, encode
 
@@ -122,21 +122,10 @@ class State:
             option.index = i
         return out
 
-    def apply(self, action) -> None:
-        """Take an Option, its label, or its index; refuse anything else, saying why."""
-        decision = self.pending
-        if type(action) is Option and action._decision is decision and decision is not None and not self.over:
-            index = action.index    # an option of this very decision: _index_of's first case
-        else:
-            index = self._index_of(action)
-        value = decision.values[index]
-        if self.events is not None:     # labels are made only when read (flow.Decision)
-            self.record("decision", player=decision.player, label=decision.labels[index],
-                        secret=decision.secret)
-        self.pending = None
-        self.decisions += 1
-        self.stack[-1].env[IN] = value
-        run(self)
+    # State.apply(action): take an Option of the pending decision, its label or its
+    # index, and run on to the next decision; refuse anything else, saying why
+    # (IllegalAction). flow.run itself, given the action: one call per decision.
+    apply = run
 
     def _index_of(self, action) -> int:
         if self.pending is None or self.over:

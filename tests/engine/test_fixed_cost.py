@@ -10,6 +10,7 @@ import pytest
 
 from interpreter import load_game
 from interpreter.engine.flow import Decision, Option, ask
+from rulespec.errors import IllegalAction
 from tests.paths import ROOT, TESTS
 
 SPECS = [str(ROOT / "games" / f"{g}.yaml") for g in ("castles", "siena", "zena")] + [
@@ -107,3 +108,28 @@ def test_fused_turn_options_make_stateful_labels_and_say_errors_at_the_action():
         with pytest.raises(Exception, match=rf"cannot divide 10 \(a number\) by zero \(in action {at}\)"):
             while not st.is_terminal():
                 st.apply(0)
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.rsplit("/", 1)[-1][:-5])
+def test_an_index_is_taken_as_its_option_is_without_making_labels(spec):
+    """State.apply (flow.run given the answer) takes an index of the pending
+    decision as the Option of that index, and makes no labels for it: two copies
+    of each position, one answered by index and one by Option, stay the same game
+    (the same save text); an index out of range or a bool is refused as before."""
+    game = load_game(spec)
+    for seed in range(2):
+        st, rng = game.new_state(game.max_players, seed), random.Random(seed)
+        while not st.is_terminal() and st.decisions < 200:
+            decision = st.pending
+            size = len(decision.values)
+            unread = decision._namer is not None
+            i = rng.randrange(size)
+            by_index = st.clone()
+            by_index.apply(i)
+            assert (decision._namer is not None) == unread    # no labels made by an index
+            wrongs = (size, -1, True, 2.0 if size > 2 else "no such option") if st.decisions < 20 else ()
+            for wrong in wrongs:
+                with pytest.raises(IllegalAction):    # (a refusal's words read the labels)
+                    st.clone().apply(wrong)
+            st.apply(st.legal_actions()[i])
+            assert by_index.to_json() == st.to_json()
