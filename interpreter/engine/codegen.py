@@ -76,6 +76,8 @@ _INLINE = {
 # nested brackets and a level writes at most three, so a deeper expression is cut
 # into parts, each its own generated function, called with the locals it may read.
 SPLIT_DEPTH = 40
+# builtins that change the state or draw by chance: code calling one is not run twice
+_IMPURE = frozenset({"shuffle", "draw", "move", "move_bottom", "move_named", "roll", "random_of", "log"})
 # AST nodes of a spec function small enough to be written out at each call, its own
 # and with those of the spec functions written out in it
 INLINE_NODES = 64
@@ -103,6 +105,11 @@ class ExpressionSource:
     # `x += y` for a variable with numeric bounds tests its usual case once
     # (`checked_update`); off only where a test compares games with it and without it.
     by_bounds = True
+    # In a pure spec function and a turn's fused options, a map's key read as
+    # `m[k]` with no test of m's class or of the key (`speculating`): a wrong guess can
+    # only raise KeyError or TypeError, and then the exact version runs from the
+    # start; off only where a test compares games with it and without it.
+    by_speculation = True
 
     def __init__(self, compiler):
         self.compiler = compiler
@@ -138,6 +145,8 @@ class ExpressionSource:
         self.depth = 0              # AST levels of the generated function being written
         self.has_env = True         # whether the code being written has `env` in scope
         self.in_iterable = 0        # >0 while writing a comprehension's iterable (no := there)
+        self.speculating = False    # writing a version that a KeyError/TypeError gives up (`speculative`)
+        self._pure: dict = {}       # spec function -> whether it is pure (`pure`)
         self.hoisted: dict = {}     # id(node) -> the local its value was computed into (lowered)
         # generated identifier -> what its value surely is, by how it was made, not by a
         # guess ("card": a card's id, from a zone's walk; "seat": from players' walk or a
@@ -176,22 +185,15 @@ class ExpressionSource:
             fn = lambda st, *args: by_env(st, dict(zip(params, args)))  # noqa: E731
         else:
             idents = [self.fresh("a") for _ in params]
-            saved = dict(self.locals)
-            self.locals.update(zip(params, idents))
-            self.has_env = False
-            try:
-                lines, source = self.lowered(node, scope)
-                guard, fast = self._entry_guard(node, scope, idents, lines, source)
-            finally:
-                self.locals, self.has_env = saved, True
             signature = f"st{''.join(', ' + i for i in idents)}"
-            if guard is not None and not lines and not fast[0]:
-                source = f"({fast[1]} if {guard} else {source})"
-            elif guard is not None:
-                lines = ([f"if {guard}:"] + ["    " + line for line in fast[0] + [f"return {fast[1]}"]]
-                         + lines)
+            lines, source = self._function_body(node, scope, params, idents)
+            if self.speculative(node):
+                fast = self.speculate(lambda: self._function_body(node, scope, params, idents))
+                if fast != (lines, source):
+                    lines, source = self._given_up(fast, (lines, source)), None
             if lines:   # its comprehensions as loops: a def
-                fn = self._define(f"def _fn({signature}):", lines + [f"return {source}"],
+                fn = self._define(f"def _fn({signature}):",
+                                  lines + [f"return {source}"] * (source is not None),
                                   f"<rulespec function {name}>")
             else:
                 code = compile(f"lambda {signature}: {source}", f"<rulespec function {name}>", "eval")
@@ -199,6 +201,77 @@ class ExpressionSource:
         self.ns[self._function_idents[name]] = fn
         self._note_inlinable(name, node, scope)
         return fn
+
+    def _function_body(self, node, scope, params, idents):
+        """(lines, expression) of a spec function's body, its parameters `idents`:
+        lines to run first ([] for a lambda), then the value returned."""
+        saved = dict(self.locals)
+        self.locals.update(zip(params, idents))
+        self.has_env = False
+        try:
+            lines, source = self.lowered(node, scope)
+            guard, fast = self._entry_guard(node, scope, idents, lines, source)
+        finally:
+            self.locals, self.has_env = saved, True
+        if guard is not None and not lines and not fast[0]:
+            source = f"({fast[1]} if {guard} else {source})"
+        elif guard is not None:
+            lines = ([f"if {guard}:"] + ["    " + line for line in fast[0] + [f"return {fast[1]}"]]
+                     + lines)
+        return lines, source
+
+    # ---------------------------------------------------------- speculation
+    def speculative(self, *roots) -> bool:
+        """Whether code of `roots` may be written a second time, speculating (see
+        by_speculation): the switch is on and running it twice changes nothing (`pure`)."""
+        return self.by_speculation and self.by_kinds and self._pure_body(*roots)
+
+    def speculate(self, write):
+        """What write() returns, written with `speculating` on."""
+        saved, self.speculating = self.speculating, True
+        try:
+            return write()
+        finally:
+            self.speculating = saved
+
+    @staticmethod
+    def _given_up(fast, exact) -> list:
+        """A def body's lines: the speculating version (lines, value) in a `try` that a
+        KeyError or TypeError leaves for the exact one, run from the start. A `try`
+        costs nothing in CPython 3.11 until something is raised; the speculating
+        version reads nothing the exact one would not, in the same order, so an
+        error of any other class is the exact version's own."""
+        body = lambda part: part[0] + [f"return {part[1]}"]  # noqa: E731
+        return (["try:"] + ["    " + line for line in body(fast)]
+                + ["except (KeyError, TypeError):", "    pass"] + body(exact))
+
+    def know_functions(self, trees: dict) -> None:
+        """Learn which spec functions are pure (`_pure_body`), from {name: body tree}
+        of all of them, before any is compiled: a function is pure when its body is,
+        counting the functions it calls pure until one is shown not to be."""
+        self._pure = dict.fromkeys(trees, True)
+        changed = True
+        while changed:
+            changed = False
+            for name, tree in trees.items():
+                if self._pure[name] and not self._pure_body(tree):
+                    self._pure[name], changed = False, True
+
+    def _pure_body(self, *roots) -> bool:
+        """Whether evaluating `roots` twice does what evaluating them once does: no
+        builtin that changes the state or draws by chance, no part left to closures,
+        and only spec functions known pure (`know_functions`). (Reading an unordered
+        zone's position fixes it once: a second read asks nothing.)"""
+        for root in roots:
+            if root is None:
+                continue
+            for n in _walk(root):
+                if _closure_only(n):
+                    return False
+                if isinstance(n, ast.Call) and (n.func in _IMPURE or n.func in self.names.functions
+                                                and not self._pure.get(n.func, False)):
+                    return False
+        return True
 
     def _entry_guard(self, node, scope, idents, lines, source):
         """(test, (lines, expression)) or (None, None): a spec function's body written
@@ -415,8 +488,27 @@ class ExpressionSource:
         per candidate. None when a part is left to closures (they read env)."""
         if _leaves_to_closures(*(n for n in (items, when) if n is not None)):
             return None
+        player = self.fresh("pl")
+
+        def write():
+            return self._candidates_written(var, items, when, scope, player)
+        source, parts, loops, seat = write()
+        code = compile(f"lambda st, {player}: {source}", f"<rulespec candidates {self.counter}>", "eval")
+        found = eval(code, self.ns)  # noqa: S307 — source built only from generated identifiers
+        # its source, for game.py's turn_options to fuse a turn's actions into one function:
+        # (player name, value name or None, `for ... if ...` tail or the `when` test or None);
+        # seat: (parts, loops) for a player that is a seat, or None when they are the same;
+        # speculative: (parts, loops, seat) written speculating (by_speculation), for a
+        # fused function that a KeyError or TypeError sends to the exact way; None when
+        # the candidates are not pure
+        found.parts, found.loops, found.seat = parts, loops, seat
+        found.speculative = self.speculate(write)[1:] if self.speculative(items, when) else None
+        return found
+
+    def _candidates_written(self, var, items, when, scope, player):
+        """(source, parts, loops, seat) of `candidates`, the player named `player`."""
         saved = dict(self.locals)
-        self.locals["player"] = player = self.fresh("pl")
+        self.locals["player"] = player
         self.has_env = False
         seat = None
         try:
@@ -431,13 +523,7 @@ class ExpressionSource:
                 source = f"({fast} if {seat_test(player)} else {source})"
         finally:
             self.locals, self.has_env = saved, True
-        code = compile(f"lambda st, {player}: {source}", f"<rulespec candidates {self.counter}>", "eval")
-        found = eval(code, self.ns)  # noqa: S307 — source built only from generated identifiers
-        # its source, for game.py's turn_options to fuse a turn's actions into one function:
-        # (player name, value name or None, `for ... if ...` tail or the `when` test or None);
-        # seat: (parts, loops) for a player that is a seat, or None when they are the same
-        found.parts, found.loops, found.seat = parts, loops, seat
-        return found
+        return source, parts, loops, seat
 
     def _candidate_source(self, var, items, when, scope, player):
         """(source of the candidates' list, parts, loops): see `candidates`."""
@@ -460,12 +546,33 @@ class ExpressionSource:
         `lowered`) ending in a `for` or `if` whose body the caller ends with what it
         does with each `item` (game.py's _fused appends it to its one list). None
         without a `when` or `for` (nothing to lower)."""
+        if var is not None and self.speculating and isinstance(when, ast.And):
+            return self._invariant_first(var, items, when, scope)
         if var is not None:
             return self._loop(None, var, items, when, None, scope)
         if when is None:
             return None
         lines, test = self.lowered(when, scope)
         return lines + [f"if {test}:"], "None"
+
+    def _invariant_first(self, var, items, when, scope):
+        """_candidate_loops' (lines, item) for a `when` whose first parts do not read
+        `var` (a global's test, the player's), speculating: those parts tested once, before
+        the walk, which stops at its first item when they fail. Only a fused turn's
+        options are written so (a failure there of any class runs the exact way), and
+        only pure candidates (`speculative`): the same test every item would give."""
+        n = next((i for i, part in enumerate(when.items)
+                  if any(isinstance(x, ast.Name) and x.id == var for x in _walk(part))), len(when.items))
+        if n == 0 or n == len(when.items):
+            return self._loop(None, var, items, when, None, scope)
+        first, rest = (w if len(w) > 1 else w[0]
+                       for w in (when.items[:n], when.items[n:]))
+        first = ast.And(when.line, when.col, first) if isinstance(first, list) else first
+        rest = ast.And(when.line, when.col, rest) if isinstance(rest, list) else rest
+        lines, test = self.lowered(first, scope)
+        flag = self.fresh("w")
+        loop, item = self._loop(None, var, items, rest, None, scope, stop=flag)
+        return lines + [f"{flag} = {test}"] + loop, item
 
     # ------------------------------------------------------------ lowering
     def lowered(self, node, scope):
@@ -576,11 +683,12 @@ class ExpressionSource:
             lines += [pad + line for line in first + [f"{result} = {value}"]]
         return lines, f"(not not {result})"    # the DSL's and/or give true or false
 
-    def _loop(self, result, var, items, cond, elt, scope):
+    def _loop(self, result, var, items, cond, elt, scope, stop=None):
         """Lines leaving in `result` the list `[elt for var in items if cond]` (elt
         None: var itself), walked as `walk` walks it: the iterable first, then each
         item's test, then its element, each lowered in its turn. `result` None:
-        (lines, element), the loop's body left for the caller to end (no list)."""
+        (lines, element), the loop's body left for the caller to end (no list).
+        `stop`: a local whose falsity ends the walk at its first item."""
         n = self.ranged(items)
         lines, x = self.lowered(items if n is None else n, scope)
         start = self.counter     # locals made from here on may change from item to item
@@ -600,7 +708,7 @@ class ExpressionSource:
         self.locals[var] = value
         inner = scope | {var}
         try:
-            body = []
+            body = [f"if not {stop}:", "    break"] if stop else []
             if cond is not None:
                 test_lines, test = self.lowered(cond, inner)
                 body += test_lines + [f"if not ({test}):", "    continue"]
@@ -725,6 +833,8 @@ class ExpressionSource:
         # proven of its class (`proof`) keeps only that class's case, with no test of
         # the class, and none at all where nothing else could fail.
         cases = self._proven_cases(self._attr_cases(key, k, self.kind(node.obj)), obj, k)
+        if self.speculating and len(cases) == 1 and cases[0][0] and cases[0][1] == f"{{o}}[{k}]":
+            return f"({obj})[{k}]"      # a map's key, or a KeyError/TypeError (by_speculation)
         if cases and cases[0][0] is None:     # surely this case: its value, no test, no fault
             return self.invariant(cases[0][1].replace("{o}", obj), obj)
         read = self.twice(obj) if cases else None

@@ -85,6 +85,11 @@ class Compiler:
         """An action's legal bindings as f(state, player), or None (see codegen)."""
         return self._source().candidates(var, items, when, scope)
 
+    def know_functions(self, trees: dict) -> None:
+        """Tell the code generator every spec function's body ({name: tree}) before
+        any is compiled (which of them are pure: codegen `know_functions`)."""
+        self._source().know_functions(trees)
+
     def spec_function(self, name, node, scope):
         """A spec function as f(state, *args)."""
         return self._source().spec_function(name, node, scope)

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import hashlib
+import re
+from itertools import repeat
 
 from rulespec import ast as rulespec_ast
 from rulespec import effects, validate
@@ -262,6 +264,8 @@ class Game:
             return set(rule.scope) | assigned_names(rule.tree, self.names)
 
         try:
+            compiler.know_functions({name: by_path[("functions", name, "expr")].tree
+                                     for name in self.names.functions})
             for name in self.names.functions:
                 self.calls[name] = function(name)
             bodies = {name: by_path[("procedures", name, "do")].tree.body
@@ -513,18 +517,26 @@ class Game:
         error in it is said by options_for, at the failing action (it runs the
         actions again, one by one, unfused), as without fusing; labels and error
         are made in it, not in a function around it: a call less at every turn."""
-        players, lines, marks = self._fused_lines(names, seat=False)
+        # speculating (codegen by_speculation) where every action's candidates are pure
+        spec = all(_parts(self.actions[n]) == (None, None, None)
+                   or getattr(self.actions[n].candidates, "speculative", None) is not None for n in names)
+        players, lines, marks = self._fused_lines(names, seat=False, spec=spec)
         done = self._labels_made(marks) + ["return _turn_values, _turn_labels"]
         body = [f"{' = '.join(players)} = _turn_player", "_turn_values = []"]
         if any(getattr(self.actions[n].candidates, "seat", None) for n in names):
-            _, seat_lines, _ = self._fused_lines(names, seat=True)
+            _, seat_lines, _ = self._fused_lines(names, seat=True, spec=spec)
             body += [f"if {seat_test('_turn_player')}:", *("    " + line for line in seat_lines + done)]
         local = {"_turn_fault": lambda st, player: self.options_for(st, player, names)}
         local.update((f"_turn_label{n}", self.actions[name].label_of) for n, name in marks)
+        local.update((f"_turn_each{i}", repeat(name)) for i, name in enumerate(names)
+                     if f"_turn_each{i}" in "".join(lines))
         body = "\n        ".join(body + lines + done)
+        # an error: options_for raises it, at the failing action; speculating, a
+        # KeyError or TypeError may be the speculation's, and options_for's answer is the exact one
+        fault = "return _turn_fault(st, _turn_player)" if spec else "_turn_fault(st, _turn_player)\n        raise"
         source = (f"def _turn_options(st, _turn_player, {', '.join(f'{k}={k}' for k in local)}):\n"
                   f"    try:\n        {body}\n"
-                  f"    except Exception:\n        _turn_fault(st, _turn_player)\n        raise\n")
+                  f"    except Exception:\n        {fault}\n")
         exec(compile(source, f"<rulespec turn options {' '.join(names)}>", "exec"),  # noqa: S102 — generated names only
              space, local)
         return local["_turn_options"]
@@ -542,20 +554,24 @@ class Game:
                       f"        _turn_labels[_turn_i] = _turn_label{n}(st, _turn_player, _turn_v)"]
         return lines
 
-    def _fused_lines(self, names, seat):
+    def _fused_lines(self, names, seat, spec=False):
         """(player names, lines, marks) of _fused's body: the candidates as written
-        for any player, or (seat) for a player proven a seat where they differ."""
+        for any player, or (seat) for a player proven a seat where they differ;
+        (spec) as written speculating (codegen `candidates`)."""
         players, lines, run, marks = ["_turn_p"], [], [], []
         for name in names:
             action = self.actions[name]
             player, value, tail = _parts(action)
             players.append(player or "_turn_p")
             loops = getattr(action.candidates, "loops", None)
-            if seat and getattr(action.candidates, "seat", None):
-                (player, value, tail), loops = action.candidates.seat
+            written = getattr(action.candidates, "seat", None)
+            if spec and getattr(action.candidates, "speculative", None) is not None:
+                (player, value, tail), loops, written = action.candidates.speculative
+            if seat and written:
+                (player, value, tail), loops = written
             if loops is not None:   # as loops (codegen.lowered): no comprehension's frame
                 lines += [f"_turn_values += [{', '.join(run)}]"] * bool(run)
-                lines += self._looped(name, action, loops, marks)
+                lines += self._looped(name, action, loops, marks, f"_turn_each{names.index(name)}")
                 run = []
                 continue
             if value is not None:
@@ -579,13 +595,18 @@ class Game:
         return players, lines, marks
 
     @staticmethod
-    def _looped(name, action, loops, marks) -> list:
+    def _looped(name, action, loops, marks, each) -> list:
         """_fused's lines for one action whose candidates are loops (lines ending in
         a `for` or `if`, and the value it binds): each value appended to the one
         list as (action, value), and to a list of its own when its label reads
-        the state (a mark in `marks`, as for a comprehension)."""
+        the state (a mark in `marks`, as for a comprehension). A plain walk whose
+        every item is a value adds them all at once, paired in C with `each`
+        (the name of itertools.repeat(action)), not one append per item."""
         first, item = loops
         add = [f"_turn_values.append(({name!r}, {item}))"]
+        walk = re.fullmatch(r"for (_v\d+) in (.+):", first[-1]) if first else None
+        if action.stateless_label and walk and walk[1] == item:
+            return first[:-1] + [f"_turn_values += zip({each}, {walk[2]})"]
         if action.stateless_label:
             return first + ["    " + line for line in add]
         n = len(marks)

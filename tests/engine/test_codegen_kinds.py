@@ -264,8 +264,21 @@ def test_proven_values_are_read_with_no_test():
     # the seat's branch of hand_worth: its cards' attributes read from full tables, no test
     worth = next(s for s in sources if isinstance(s, str) and s.startswith("def _fn(") and "_Seat and" in s
                  and "for " in s)
-    fast = worth.split("\n    _", 1)[0]     # the lines under the entry's test
+    fast = _block_under(worth, "_Seat and")     # the lines under the entry's test
     assert "[*st.zones[_PZ[" in fast and "_ca" in fast and "__class__ is str and _v" not in fast
+
+
+def _block_under(source, test) -> str:
+    """The lines of `source` indented under its first line holding `test`."""
+    lines = source.split("\n")
+    at = next(i for i, line in enumerate(lines) if test in line)
+    depth = len(lines[at]) - len(lines[at].lstrip())
+    block = []
+    for line in lines[at + 1:]:
+        if len(line) - len(line.lstrip()) <= depth:
+            break
+        block.append(line)
+    return "\n".join(block)
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.rsplit("/", 1)[-1][:-5])
