@@ -1237,9 +1237,9 @@ def _turn_form(game, key, player, actions, until_done, where, fallback, shared, 
     def unchecked(fr):
         """No end condition is checked after this instruction: nothing can end the
         game between the action and the turn's next decision."""
-        if not known:
+        if not known:   # fr.pc is just past this instruction
             program = game.programs[fr.proc]
-            known.append(not (program.checks_any and program.end_checks[fr.pc]))
+            known.append(not (program.checks_any and program.end_checks[fr.pc - 1]))
         return known[0]
 
     def action_of(name):
@@ -1272,13 +1272,12 @@ def _turn_form(game, key, player, actions, until_done, where, fallback, shared, 
                 return
             if until_done:
                 env[key] = [who, True]
-                fr.pc -= 1
             local = {"player": who, var: bound} if var else {"player": who}
             result = function(st, local, fr.secret or ("$secret" in env and env["$secret"] != 0), True)
             if result.__class__ is Suspended:
-                if not until_done:   # come back to end the turn when the action is over
+                if not until_done:
                     env[key] = [who, True]
-                    fr.pc -= 1
+                fr.pc -= 1      # come back to this turn when the action is over
                 st.stack.extend(reversed(result))
                 return
             if not until_done:
@@ -1291,22 +1290,24 @@ def _turn_form(game, key, player, actions, until_done, where, fallback, shared, 
                     then(st, fr)
                 return
             if st.over or st.stack[-1] is not fr or not (known[0] if known else unchecked(fr)):
+                fr.pc -= 1      # the run loop runs this turn again, after its end checks
                 return
-            fr.pc += 1   # the turn goes on here, as the run loop would run it next
-        turn = env.get(key)
-        if turn is None or not turn[1]:
-            # before the first action, who plays is asked again each time the
-            # decision is (a scenario's `do:` may have changed it)
-            p = env[seat_local] if seat_local is not None and seat_local in env else player(st, env)
-            env[key] = [p, False]
+            p = who     # the turn goes on here, as the run loop would run it next
         else:
-            p = turn[0]
-            if not until_done:      # acted: the turn is over
-                del env[key]
-                if then is not None:
-                    fr.pc = at + 1
-                    then(st, fr)
-                return
+            turn = env.get(key)
+            if turn is None or not turn[1]:
+                # before the first action, who plays is asked again each time the
+                # decision is (a scenario's `do:` may have changed it)
+                p = env[seat_local] if seat_local is not None and seat_local in env else player(st, env)
+                env[key] = [p, False]
+            else:
+                p = turn[0]
+                if not until_done:      # acted: the turn is over
+                    del env[key]
+                    if then is not None:
+                        fr.pc = at + 1
+                        then(st, fr)
+                    return
         options = lister[0]
         if options is None:
             options = lister[0] = game.turn_options(actions)

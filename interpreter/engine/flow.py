@@ -366,10 +366,10 @@ def run(st, action=NOTHING, finish_when_done: bool = True) -> None:
         # an Option of this very decision, or an index of it, is taken without its
         # labels (an agent picking by index never pays for them); anything else by
         # its label (State._index_of)
-        if decision is not None and not st.over and (
-                type(action) is Option and action._decision is decision
-                or type(action) is int and 0 <= action < len(decision.values)):
-            index = action if type(action) is int else action.index
+        if type(action) is Option and action._decision is decision and decision is not None and not st.over:
+            index = action.index
+        elif type(action) is int and decision is not None and not st.over and 0 <= action < len(decision.values):
+            index = action
         else:
             index = st._index_of(action)
         value = decision.values[index]
@@ -424,7 +424,9 @@ def run(st, action=NOTHING, finish_when_done: bool = True) -> None:
                         raise LimitError(f"the game ran {game.bounds.seconds:g} seconds without asking "
                                          f"anyone anything (limits: seconds): a loop that never ends?")
                     look = min((steps | 1023) + 1, budget + 1)
-                if st.pending is not None or not stack or stack[-1] is not fr:
+                if st.pending is not None:
+                    return      # a decision waits: the stack holds its frame, nothing to finish
+                if not stack or stack[-1] is not fr:
                     break
         if not stack and not st.over and finish_when_done:
             st.finish("the flow ended")

@@ -9,6 +9,7 @@ import random
 import pytest
 
 from interpreter import load_game
+from interpreter.engine.game import Game
 from interpreter.engine.flow import Decision, Option, ask
 from rulespec.errors import IllegalAction
 from tests.paths import ROOT, TESTS
@@ -133,3 +134,61 @@ def test_an_index_is_taken_as_its_option_is_without_making_labels(spec):
                     st.clone().apply(wrong)
             st.apply(st.legal_actions()[i])
             assert by_index.to_json() == st.to_json()
+
+
+UNTIL_DONE_SPEC = """
+game: Until Done
+players: {min: 2, max: 2}
+globals:
+  round: {start: 0}
+per_player:
+  gold: {start: 0}
+  moves: {start: 0}
+flow: |
+  while round < 100:
+      round += 1
+      for p in players:
+          p.moves = 0
+          turn p until done: dig, rest
+actions:
+  dig:
+    when: player.moves < 3
+    do: |
+      player.gold += 2
+      player.moves += 1
+  rest:
+    when: player.moves < 2
+    do: |
+      player.moves += 1
+END
+"""
+
+
+@pytest.mark.parametrize("ends", [False, True], ids=["no end checks", "end checked after each action"])
+def test_a_turn_until_done_goes_on_or_comes_back_as_the_per_statement_run(ends, monkeypatch):
+    """An answered turn `until done` whose quiet action runs as a function asks
+    again at once when nothing is checked after it, and otherwise comes back to
+    itself for the run loop (its frame's pc on the turn again) after the end
+    checks: the same saves at every decision, and each save loaded and answered,
+    as with the sampled run's forms off (Game.straight)."""
+    # a condition reading current_phase is checked after every instruction (effects.reads: None)
+    text = UNTIL_DONE_SPEC.replace("END", 'end:\n  rich:\n    when: "max([p.gold for p in players]) >= 40 '
+                                   'and current_phase == current_phase"' if ends else "")
+    games = []
+    for switch in (True, False):
+        monkeypatch.setattr(Game, "straight", switch)
+        games.append(load_game("until.yaml", text=text))
+    assert any(games[0].programs["flow"].end_checks) is ends
+    for seed in range(3):
+        saves = []
+        for game in games:
+            st, rng, out = game.new_state(2, seed), random.Random(seed), []
+            while not st.is_terminal():
+                choice = rng.randrange(len(st.legal_actions()))
+                copy = game.state_from_json(st.to_json())
+                copy.apply(choice)
+                out += [st.to_json(spec=False), copy.to_json(spec=False)]
+                st.apply(choice)
+            saves.append(out + [st.ended_by])
+        assert saves[0] == saves[1]
+        assert saves[0][-1] == ("rich" if ends else "the flow ended")
