@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from itertools import chain
 from pathlib import Path
 
 from rulespec.errors import CorruptFile, IllegalAction, RulespecError
@@ -9,7 +10,7 @@ from rulespec.limits import SAVE_BYTES
 from . import chance, rng, visibility
 from .flow import Decision, Frame, Option, run
 from .shapes import loads, schema_problem
-from .values import _PLAIN, Seat, Zone, decode, display, encode
+from .values import _PLAIN, Seat, Zone, _all_plain, decode, decode_values, display, encode, encode_values
 
 SAVE_FORMAT = 1
 _new = object.__new__
@@ -237,7 +238,9 @@ class State:
         """The state as save text; spec=False leaves out which spec text and content
         it was made with (a log's state digests: the game's state alone). Values of
         a plain type (_PLAIN: numbers, text, true/false, none) are written as they
-        are, as encode would, without a call per value (a spec may have hundreds of per-card ones)."""
+        are, as encode would, without a call per value (a spec may have hundreds of
+        per-card ones); tests/engine/test_quick_save.py compares the text with the
+        plain walk's (values.slow_encode)."""
         names = {"spec": self.game.spec_hash, "spec_id": self.game.spec_id} if spec else {}
         # forced="ask" is written only when on, so every other save (and the state
         # digests in logs) stays as it was
@@ -247,7 +250,8 @@ class State:
             "variant": self.game.variant, "players": self.n,
             "globals": {k: v if type(v) in _PLAIN else encode(v) for k, v in self.g.items()},
             "per_player": {k: [x if type(x) in _PLAIN else encode(x) for x in v] for k, v in self.pv.items()},
-            "per_card": {k: {c: x if type(x) in _PLAIN else encode(x) for c, x in v.items()}
+            # a map of plain values is written as it is (the encoder only reads it)
+            "per_card": {k: v if _all_plain(map(type, v.values())) else encode_values(v)
                          for k, v in self.cv.items()},
             "zones": self.zones, "rng": str(self.rng), "rng_version": rng.VERSION,
             "stack": [f.to_data() for f in self.stack],
@@ -266,7 +270,7 @@ class State:
             d = loads(text)
         except ValueError as e:
             raise CorruptFile(f"corrupt save file: not JSON ({_short(e)})") from None
-        problem = schema_problem(SAVE_SCHEMA, d)
+        problem = None if _surely_fits(d) else schema_problem(SAVE_SCHEMA, d)
         if problem:
             raise CorruptFile(f"corrupt save file: {problem}")
         try:
@@ -297,15 +301,18 @@ class State:
         _same_keys(d["per_card"], game.decls["per_card"], "per_card")
         if any(len(v) != st.n for v in d["per_player"].values()):
             raise CorruptFile("corrupt save file: a per_player list's length is not the number of players")
+        # d was parsed for this state alone: its lists and maps of plain values are
+        # kept as they are, not copied
         st.g = {k: v if type(v) in _PLAIN else decode(v) for k, v in d["globals"].items()}
-        st.pv = {k: [x if type(x) in _PLAIN else decode(x) for x in v] for k, v in d["per_player"].items()}
-        st.cv = {k: {c: x if type(x) in _PLAIN else decode(x) for c, x in v.items()}
+        st.pv = {k: v if _all_plain(map(type, v)) else [x if type(x) in _PLAIN else decode(x) for x in v]
+                 for k, v in d["per_player"].items()}
+        st.cv = {k: v if _all_plain(map(type, v.values())) else decode_values(v)
                  for k, v in d["per_card"].items()}
-        expected = set(game.zone_decls) | {f"{z}@{s}" for z in game.player_zone_decls for s in range(st.n)}
-        _same_keys(d["zones"], expected, "zones")
-        st.zones = {Zone(k): list(v) for k, v in d["zones"].items()}
+        # the zones a game of n seats has: its starting zones' names (made once per n)
+        _same_keys(d["zones"], _starting_zones(game, st.n)[0], "zones")
+        st.zones = {Zone(k): v for k, v in d["zones"].items()}
         st.loc = {c: z for z, cards in st.zones.items() for c in cards}
-        if set(st.loc) != set(game.cards) or sum(map(len, st.zones.values())) != len(game.cards):
+        if st.loc.keys() != game.cards.keys() or sum(map(len, st.zones.values())) != len(game.cards):
             raise CorruptFile("corrupt save file: the cards do not add up")
         if d.get("rng_version", 1) not in rng.SAME_STEPS:
             raise CorruptFile(f"this save was {rng.version_problem(d.get('rng_version'))}")
@@ -329,13 +336,75 @@ SAVE_SCHEMA = str(Path(__file__).with_name("save.schema.json"))
 _SAVE_TEXT = json.JSONEncoder(separators=(",", ":"), check_circular=False)
 
 
+_REQUIRED = frozenset(json.loads(Path(SAVE_SCHEMA).read_text(encoding="utf-8"))["required"])
+_KNOWN = _REQUIRED | {"spec", "spec_id", "ask_forced", "rng_version"}
+_DECISION = frozenset({"player", "labels", "values", "kind", "secret"})
+_DECISION_KNOWN = _DECISION | {"where"}
+_all_lists = frozenset({list}).issuperset
+_all_maps = frozenset({dict}).issuperset
+_all_text = frozenset({str}).issuperset
+_TEXT_OR_NONE = frozenset({str, type(None)})
+_WHERE_ITEMS = frozenset({str, int, type(None)}).issuperset
+
+
+def _surely_fits(d) -> bool:
+    """True when parsed save data certainly fits save.schema.json, checked a part at
+    a time in C (a quarter to a tenth of the compiled check's time); False
+    leaves the verdict, and its words, to schema_problem. It accepts only what the
+    schema accepts (exact types: an integer written 1.0 goes to the full check);
+    tests/engine/test_fast_schema_check.py holds it to that."""
+    if d.__class__ is not dict or not _REQUIRED <= d.keys() <= _KNOWN:
+        return False
+    players, rng_text, decisions, stack = d["players"], d["rng"], d["decisions"], d["stack"]
+    return (d["format"].__class__ is int and d["format"] == 1 and d["game"].__class__ is str
+            and d["variant"].__class__ in _TEXT_OR_NONE and players.__class__ is int
+            and 1 <= players <= 1000 and d["globals"].__class__ is dict
+            and d["per_player"].__class__ is dict and _all_lists(map(type, d["per_player"].values()))
+            and d["per_card"].__class__ is dict and _all_maps(map(type, d["per_card"].values()))
+            and _zones_fit(d["zones"])
+            and rng_text.__class__ is str and 0 < len(rng_text) <= 20 and rng_text.isascii()
+            and rng_text.isdigit() and stack.__class__ is list and all(map(_frame_fits, stack))
+            and (d["pending"] is None or _decision_fits(d["pending"]))
+            and d["over"].__class__ is bool and d["ended_by"].__class__ in _TEXT_OR_NONE
+            and d["phase"].__class__ in _TEXT_OR_NONE and decisions.__class__ is int
+            and decisions >= 0 and d.get("spec", "").__class__ is str
+            and d.get("spec_id", "").__class__ is str and d.get("ask_forced", False).__class__ is bool
+            and d.get("rng_version", 0).__class__ is int)
+
+
+def _zones_fit(zones) -> bool:
+    if zones.__class__ is not dict or not _all_lists(map(type, zones.values())):
+        return False
+    try:        # every card a text: join refuses anything else, in C (a save has hundreds)
+        "".join(chain.from_iterable(zones.values()))
+    except TypeError:
+        return False
+    return True
+
+
+def _frame_fits(frame) -> bool:
+    return (frame.__class__ is list and len(frame) == 4 and frame[0].__class__ is str
+            and frame[1].__class__ is int and frame[1] >= 0 and frame[2].__class__ is bool
+            and frame[3].__class__ is dict)
+
+
+def _decision_fits(pending) -> bool:
+    if pending.__class__ is not dict or not _DECISION <= pending.keys() <= _DECISION_KNOWN:
+        return False
+    player, labels, values, where = pending["player"], pending["labels"], pending["values"], pending.get("where")
+    return (player.__class__ is int and player >= 0 and labels.__class__ is list and len(labels) >= 2
+            and _all_text(map(type, labels)) and values.__class__ is list and len(values) >= 2
+            and pending["kind"].__class__ is str and pending["secret"].__class__ is bool
+            and (where is None or where.__class__ is list and _WHERE_ITEMS(map(type, where))))
+
+
 def _short(e) -> str:
     text = str(e)
     return text if len(text) <= 200 else text[:200] + "..."
 
 
-def _same_keys(saved: dict, declared, section: str) -> None:
-    if set(saved) != set(declared):
+def _same_keys(saved: dict, declared: dict, section: str) -> None:
+    if saved.keys() != declared.keys():     # compared as sets, none built
         odd = sorted(set(saved) ^ set(declared))[:3]
         raise CorruptFile(f"corrupt save file: {section} does not match the spec ({', '.join(odd)})")
 

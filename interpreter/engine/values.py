@@ -53,10 +53,76 @@ def player_zone(name: str, seat: int) -> Zone:
 _PLAIN = frozenset({int, str, bool, float, type(None)})
 
 
-def encode(value, _left=None, _depth=0):
+def encode(value):
     """A value as JSON data; zones and maps are tagged so they come back as they were.
-    RuleError for a value of more than SHOWN items in all (lists that share a list
-    expand: `g = append(g, g)` doubles each time) or nested over NESTED deep."""
+    LimitError for a value of more than SHOWN items in all (lists that share a list
+    expand: `g = append(g, g)` doubles each time) or nested over NESTED deep.
+    The same data as slow_encode (tests/engine/test_quick_save.py compares them),
+    by a walk without the budget's calls: a value found larger than QUICK_ITEMS
+    items, or of a kind it does not know, is written by slow_encode instead."""
+    if value.__class__ in _PLAIN:     # most values: nothing to do
+        return value
+    try:
+        return _quick_encode(value, 0, [QUICK_ITEMS])
+    except _Bulky:
+        return slow_encode(value)
+
+
+QUICK_ITEMS = 10_000    # items the quick walk writes before it hands a value to slow_encode
+
+
+class _Bulky(Exception):
+    """A value the quick walk leaves to slow_encode: large, deep, or of an odd kind."""
+
+
+_all_plain = _PLAIN.issuperset      # _all_plain(map(type, xs)): no x needs a tag
+_all_text = frozenset({str}).issuperset
+
+
+def _quick_encode(value, depth, left):
+    """encode's data for a non-plain value. left: [items still allowed], shared by
+    the whole walk. A container of plain values (most) is copied in one call, a
+    seat in one (lists of players are common) without a call of this. Raises
+    _Bulky when the walk passes left or NESTED, or meets a kind (a map with other
+    keys than text, a subclass) that slow_encode writes its own way."""
+    cls = value.__class__
+    if cls is dict:
+        left[0] -= len(value)
+        if left[0] < 0 or depth > NESTED or not _all_text(map(type, value)):
+            raise _Bulky
+        if _all_plain(map(type, value.values())):
+            return {"$dict": dict(value)}
+        depth += 1
+        return {"$dict": {k: v if v.__class__ in _PLAIN else {"$seat": int(v)} if v.__class__ is Seat
+                          else _quick_encode(v, depth, left) for k, v in value.items()}}
+    if cls is list or cls is tuple:
+        left[0] -= len(value)
+        if left[0] < 0 or depth > NESTED:
+            raise _Bulky
+        if _all_plain(map(type, value)):
+            return list(value)
+        depth += 1
+        return [v if v.__class__ in _PLAIN else {"$seat": int(v)} if v.__class__ is Seat
+                else _quick_encode(v, depth, left) for v in value]
+    if cls is Zone:
+        return {"$zone": str(value)}
+    if cls is Seat:
+        return {"$seat": int(value)}
+    raise _Bulky
+
+
+def encode_values(values: dict) -> dict:
+    """{key: encode(value)} for a map of many values (a save's per-card values) in
+    one call: a plain value, or a short list of plain values, without a call each."""
+    return {k: v if v.__class__ in _PLAIN else list(v) if v.__class__ is list
+            and len(v) <= QUICK_ITEMS and _all_plain(map(type, v)) else encode(v)
+            for k, v in values.items()}
+
+
+def slow_encode(value, _left=None, _depth=0):
+    """encode's data, each container's items charged to a budget (_spend) after the
+    whole value is measured: what encode falls back to, and the reference its quick
+    walk is tested against."""
     if type(value) in _PLAIN:       # most values: nothing to do
         return value
     if isinstance(value, Zone):
@@ -68,11 +134,12 @@ def encode(value, _left=None, _depth=0):
     if isinstance(value, dict):
         if all(type(k) is str for k in value):      # the common map: text keys stay keys
             # a plain item is written as it is, without a call (a save has thousands)
-            return {"$dict": {k: v if type(v) in _PLAIN else encode(v, left, _depth)
+            return {"$dict": {k: v if type(v) in _PLAIN else slow_encode(v, left, _depth)
                               for k, v in value.items()}}
-        return {"$map": [[encode(k, left, _depth), encode(v, left, _depth)] for k, v in value.items()]}
+        return {"$map": [[slow_encode(k, left, _depth), slow_encode(v, left, _depth)]
+                         for k, v in value.items()]}
     if isinstance(value, (list, tuple)):
-        return [v if type(v) in _PLAIN else encode(v, left, _depth) for v in value]
+        return [v if type(v) in _PLAIN else slow_encode(v, left, _depth) for v in value]
     return value
 
 
@@ -129,22 +196,77 @@ def _spend(value, left, depth) -> list:
 
 def decode(data):
     """A value from JSON data written by encode. Raises CorruptFile for data encode
-    cannot have written (a tag holding the wrong kind: {"$dict": 5}, {"$seat": "x"})."""
+    cannot have written (a tag holding the wrong kind: {"$dict": 5}, {"$seat": "x"}).
+    The same value or error as slow_decode (tests/engine/test_quick_save.py): data
+    the quick walk has any doubt about is decoded by slow_decode from the start."""
+    if data.__class__ in _PLAIN:
+        return data
+    try:
+        return _quick_decode(data, 0)
+    except _Bulky:
+        return slow_decode(data)
+
+
+def _quick_decode(data, depth):
+    """decode's value for non-plain data, in the usual tags only: a list, a map of
+    text keys, a zone, a seat (in a list or map without a call of this). Raises
+    _Bulky for anything else (a `$map`, a wrong tag, nesting deeper than encode
+    writes), which slow_decode decodes or words as corrupt."""
+    cls = data.__class__
+    if cls is list:
+        if _all_plain(map(type, data)):
+            return list(data)
+        if depth > NESTED:
+            raise _Bulky
+        depth += 1
+        return [v if v.__class__ in _PLAIN else Seat(v["$seat"])
+                if v.__class__ is dict and len(v) == 1 and v.get("$seat").__class__ is int
+                else _quick_decode(v, depth) for v in data]
+    if cls is dict and len(data) == 1:
+        inner = data.get("$dict")
+        if inner.__class__ is dict:
+            if _all_plain(map(type, inner.values())):
+                return dict(inner)
+            if depth > NESTED:
+                raise _Bulky
+            depth += 1
+            return {k: v if v.__class__ in _PLAIN else Seat(v["$seat"])
+                    if v.__class__ is dict and len(v) == 1 and v.get("$seat").__class__ is int
+                    else _quick_decode(v, depth) for k, v in inner.items()}
+        inner = data.get("$zone")
+        if inner.__class__ is str:
+            return Zone(inner)
+        inner = data.get("$seat")
+        if inner.__class__ is int:
+            return Seat(inner)
+    raise _Bulky
+
+
+def decode_values(data: dict) -> dict:
+    """{key: decode(item)} for a map of many values (a save's per-card values) in
+    one call: a plain value, or a list of plain values, without a call each."""
+    return {k: v if v.__class__ in _PLAIN else list(v) if v.__class__ is list
+            and _all_plain(map(type, v)) else decode(v) for k, v in data.items()}
+
+
+def slow_decode(data):
+    """decode's value, each tag checked in turn: what decode falls back to, and the
+    reference its quick walk is tested against."""
     if type(data) in _PLAIN:
         return data
     if isinstance(data, list):
-        return [v if type(v) in _PLAIN else decode(v) for v in data]
+        return [v if type(v) in _PLAIN else slow_decode(v) for v in data]
     if isinstance(data, dict):
         tag = next(iter(data), None)
         inner = data.get(tag)
         if len(data) != 1 or not isinstance(inner, _TAGGED.get(tag, ())) or type(inner) is bool:
             raise CorruptFile(f"unexpected object in saved data: {sorted(data)[:3]}")
         if tag == "$dict":
-            return {k: v if type(v) in _PLAIN else decode(v) for k, v in inner.items()}
+            return {k: v if type(v) in _PLAIN else slow_decode(v) for k, v in inner.items()}
         if tag == "$map":
             if not all(isinstance(pair, list) and len(pair) == 2 for pair in inner):
                 raise CorruptFile("unexpected object in saved data: a `$map` entry is not a pair")
-            return {_key(decode(k)): decode(v) for k, v in inner}
+            return {_key(slow_decode(k)): slow_decode(v) for k, v in inner}
         return Zone(inner) if tag == "$zone" else Seat(inner)
     return data
 

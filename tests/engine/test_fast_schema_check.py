@@ -27,7 +27,7 @@ from interpreter.engine.shapes import (
     schema_validator,
     shape_problem,
 )
-from interpreter.engine.state import SAVE_SCHEMA
+from interpreter.engine.state import SAVE_SCHEMA, _surely_fits
 from interpreter.tools.log import LOG_SCHEMA
 from tests.hostile.test_fuzz_files import LOG_LINES, SAVE, _paths, _replace, damaged
 from tests.paths import ROOT
@@ -113,6 +113,39 @@ def test_both_validators_agree_on_every_place_replaced_by_a_tricky_value(save):
 def test_both_validators_agree_on_damaged_saves(data):
     fast, slow = _verdicts(data)
     assert fast == slow
+
+
+def _passed_unfit(data) -> bool:
+    """State.from_json's pre-check (_surely_fits) lets through what the schema refuses
+    (by the compiled check, which the tests above hold to jsonschema's verdicts)."""
+    if not _surely_fits(data):
+        return False
+    try:
+        fast_validator(SAVE_SCHEMA)(data)
+        return False
+    except JsonSchemaValueException:
+        return True
+
+
+@pytest.mark.parametrize("save", [SAVE] + MID_GAME, ids=["market", "castles", "siena", "zena"])
+def test_the_pre_check_passes_real_saves_and_nothing_the_schema_refuses(save):
+    assert _surely_fits(save)
+    paths = list(_paths(save))
+    if len(paths) > 400:    # a big save: its structure, and a few cards of each zone
+        paths = [p for p in paths if len(p) <= 2 or p[0] in ("stack", "pending")
+                 or p[0] == "zones" and p[-1] in (0, 1)]
+    wrong = [(path, value) for path in paths for value in TRICKY
+             if _passed_unfit(_replace(save, path, value))]
+    assert not wrong, wrong[:5]
+    for key in list(save) + ["other", "where"]:     # a key too many or too few
+        fewer = {k: v for k, v in save.items() if k != key}
+        assert not _passed_unfit(fewer) and not _passed_unfit({**save, key: None})
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([SAVE] + MID_GAME).flatmap(damaged))
+def test_the_pre_check_passes_no_damaged_save_the_schema_refuses(data):
+    assert not _passed_unfit(data)
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
