@@ -4,8 +4,8 @@ Specs go through `validate`, `play` (greedy and MCTS agents, so `heuristic:`
 runs, and a log) and `simulate --check-invariants`; scenario files through
 `scenario`; logs through `replay`; saves through `state_from_json` and on to the
 end of the game; command lines through `main`. Each must end with exit 0, 1 or
-2 and print no `Traceback`, `MemoryError` or `RecursionError`, within 30 s and
-4 GB (tests/hostile/runner.py, two child processes that share the jobs).
+2 and print no `Traceback`, `MemoryError` or `RecursionError`, within 30 s of CPU
+time and 4 GB (tests/hostile/runner.py, two child processes that share the jobs).
 """
 from __future__ import annotations
 
@@ -104,3 +104,21 @@ def test_the_corpus_is_large_and_varied():
     files = {job[2] for job in JOBS}
     assert kinds == {"validate", "play", "simulate", "scenario", "replay", "save", "cli"}
     assert len(files) >= 100
+
+
+def test_the_runner_stops_a_job_that_never_ends(tmp_path):
+    """The guard itself: a flow that loops for ever (its own limits set out of reach)
+    is stopped by the runner's CPU clock, named as a timeout, and the next job runs."""
+    forever = tmp_path / "forever.yaml"
+    forever.write_text(make_corpus.spec("g = 0\nwhile true:\n    g += 1",
+                                        limits="{steps: 1000000000000, seconds: 1000000}"))
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text(json.dumps([["forever", "cli", str(forever), ["play", str(forever), "--players", "2"]],
+                                ["after", "cli", str(forever), ["validate", str(forever)]]]))
+    done = subprocess.run([sys.executable, "-c", "import sys, tests.hostile.runner as r; r.CPU = 1; "
+                           "r.main(sys.argv[1])", str(jobs)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=600)
+    records = {r["label"]: r for r in map(json.loads, done.stdout.splitlines()) if "label" in r}
+    assert records["forever"]["code"] == "timeout", done.stdout + done.stderr
+    assert records["forever"]["output"] == "did not finish in 1 s of CPU time"
+    assert records["forever"]["cpu"] >= 1 and records["after"]["code"] == 0
