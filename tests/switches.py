@@ -3,12 +3,15 @@ equivalence tests of each fast path compare (tests/engine/test_codegen_*.py)."""
 from __future__ import annotations
 
 from interpreter.engine.game import load_game
+from tests.shipped import load
 
 
 def on_and_off(monkeypatch, owner, switch: str, *args, **kwargs):
     """(game as shipped, game with `owner.switch` False), both load_game(*args, **kwargs).
-    owner: the class holding the switch (codegen.ExpressionSource, compile.Compiler)."""
-    on = load_game(*args, **kwargs)
+    owner: the class holding the switch (codegen.ExpressionSource, compile.Compiler).
+    A shipped game's "on" half is the one tests share (tests/shipped.py); "off" is
+    always loaded here, under the switch."""
+    on = load(*args, **kwargs)
     monkeypatch.setattr(owner, switch, False)
     off = load_game(*args, **kwargs)
     monkeypatch.undo()

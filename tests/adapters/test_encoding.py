@@ -12,6 +12,7 @@ import pytest
 from interpreter import load_game
 from interpreter.adapters.encoding import ActionVocabulary, UnnamedOption
 from tests.paths import ROOT, TESTS
+from tests.shipped import shipped
 
 SPECS = sorted(str(p) for p in (ROOT / "games").glob("*.yaml")) + \
     sorted(str(p) for p in (TESTS / "games").glob("*.yaml"))
@@ -24,7 +25,7 @@ def player_counts(game):
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda p: Path(p).stem)
 def test_every_option_of_random_games_has_an_id_and_the_mask_matches(spec):
-    game = load_game(spec)
+    game = shipped(spec)
     for players in player_counts(game):
         vocab = ActionVocabulary(game, players)
         meaning: dict[int, tuple] = {}
@@ -46,14 +47,14 @@ def test_every_option_of_random_games_has_an_id_and_the_mask_matches(spec):
 
 
 def test_the_vocabulary_is_deterministic_and_names_each_id():
-    game = load_game(str(TESTS / "games" / "market.yaml"))
+    game = shipped(str(TESTS / "games" / "market.yaml"))
     a, b = ActionVocabulary(game, 3), ActionVocabulary(load_game(str(TESTS / "games" / "market.yaml")), 3)
     assert a.keys == b.keys and a.size == len(a.names) == len(set(a.names))
 
 
 def test_an_action_keeps_its_id_in_every_state():
     """Tic-tac-toe: marking a cell is one id whatever else is on the board."""
-    game = load_game(str(TESTS / "games" / "tictactoe.yaml"))
+    game = shipped(str(TESTS / "games" / "tictactoe.yaml"))
     vocab = ActionVocabulary(game, 2)
     st = game.new_state(2, 0)
     first = dict(zip([o.label for o in st.legal_actions()], vocab.ids(st)))
@@ -64,7 +65,7 @@ def test_an_action_keeps_its_id_in_every_state():
 
 
 def test_a_menu_option_is_named_by_its_site_and_label():
-    game = load_game(str(TESTS / "games" / "kuhn.yaml"))
+    game = shipped(str(TESTS / "games" / "kuhn.yaml"))
     vocab = ActionVocabulary(game, 2)
     st = game.new_state(2, 0)
     names = [vocab.names[i] for i in vocab.ids(st)]
@@ -76,7 +77,7 @@ def test_a_computed_option_has_one_id_whatever_is_offered_beside_it():
     """Castles' [tile, cell] placements and Zena's built texts: the same value is the
     same id in every decision of every game (not its place among the options)."""
     for spec, players in (("castles", 3), ("zena", 3)):
-        game = load_game(str(ROOT / "games" / f"{spec}.yaml"))
+        game = shipped(str(ROOT / "games" / f"{spec}.yaml"))
         vocab = ActionVocabulary(game, players)
         id_of, computed = {}, 0
         for seed in range(2000, 2003):
@@ -90,7 +91,7 @@ def test_a_computed_option_has_one_id_whatever_is_offered_beside_it():
                 st.apply(rand.randrange(len(d.values)))
         assert computed > 100
     assert any(n == "action place_tile card:inn#1 4,-2" for n in
-               ActionVocabulary(load_game(str(ROOT / "games" / "castles.yaml")), 3).names)
+               ActionVocabulary(shipped(str(ROOT / "games" / "castles.yaml")), 3).names)
 
 
 def test_a_number_piece_takes_its_shapes_whole_signed_range():
@@ -98,7 +99,7 @@ def test_a_number_piece_takes_its_shapes_whole_signed_range():
     met at that position; and "1,2" (also a declared board node) was a word while
     "3,2" was pieces, so "1,-4" fitted neither shape. Every cell of the range any
     position met, mirrored about 0, has an id, with every tile of the section."""
-    game = load_game(str(ROOT / "games" / "castles.yaml"))
+    game = shipped(str(ROOT / "games" / "castles.yaml"))
     names = set(ActionVocabulary(game, 2).names)
     for cell in ("5,-4", "1,-4", "-5,5", "0,0", "1,2"):
         assert f"action place_tile card:inn#1 {cell}" in names, cell
@@ -106,7 +107,7 @@ def test_a_number_piece_takes_its_shapes_whole_signed_range():
 
 
 def test_an_option_of_a_shape_no_probe_met_names_the_decision():
-    game = load_game(str(ROOT / "games" / "zena.yaml"))
+    game = shipped(str(ROOT / "games" / "zena.yaml"))
     vocab = ActionVocabulary(game, 2, probe_games=0)   # no shape met
     for seed in range(20):
         st, rand = game.new_state(2, seed), random.Random(seed)
@@ -121,7 +122,7 @@ def test_an_option_of_a_shape_no_probe_met_names_the_decision():
 
 
 def test_option_for_refuses_an_id_that_is_not_legal():
-    game = load_game(str(TESTS / "games" / "tictactoe.yaml"))
+    game = shipped(str(TESTS / "games" / "tictactoe.yaml"))
     vocab = ActionVocabulary(game, 2)
     st = game.new_state(2, 0)
     illegal = next(i for i in range(vocab.size) if i not in set(vocab.ids(st)))
@@ -159,7 +160,7 @@ def hide_differently(st, seat) -> int:
 
 @pytest.mark.parametrize("spec", HIDDEN_SPECS, ids=lambda p: Path(p).stem)
 def test_an_observation_does_not_change_with_what_the_seat_cannot_see(spec):
-    game = load_game(spec)
+    game = shipped(spec)
     players = game.min_players
     layout = ObservationLayout(game, players)
     changed = 0
@@ -178,7 +179,7 @@ def test_an_observation_does_not_change_with_what_the_seat_cannot_see(spec):
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda p: Path(p).stem)
 def test_the_layout_is_described_offset_by_offset(spec):
-    game = load_game(spec)
+    game = shipped(spec)
     layout = ObservationLayout(game, game.min_players)
     parts = layout.describe()
     assert [p[0] for p in parts] == list(range(layout.size))
@@ -197,7 +198,7 @@ def test_docs_observations_table_holds_the_layouts_sizes():
     rows = re.findall(r"^\| (castles|siena|zena) \| (\d) \| (\d+) \| (\d+) \|", text, re.M)
     assert len(rows) == 9
     for name, players, full, kept in rows:
-        layout = ObservationLayout(load_game(str(ROOT / "games" / f"{name}.yaml")), int(players))
+        layout = ObservationLayout(shipped(str(ROOT / "games" / f"{name}.yaml")), int(players))
         assert (layout.full_size, layout.size) == (int(full), int(kept)), (name, players)
 
 
@@ -206,7 +207,7 @@ def test_no_dropped_feature_changes_in_other_games(spec):
     """The keep rule (ObservationLayout's doc) loses nothing that games met beyond
     its probe games change: every dropped feature keeps one value, for every seat,
     through 3 random games of other seeds."""
-    game = load_game(spec)
+    game = shipped(spec)
     players = game.min_players
     layout = ObservationLayout(game, players)
     dropped = np.ones(layout.full_size, bool)

@@ -10,6 +10,7 @@ from pettingzoo.test import api_test, parallel_api_test
 
 from interpreter.adapters.pettingzoo_env import env, parallel_env
 from tests.paths import ROOT, TESTS
+from tests.shipped import shipped
 
 MARKET = str(TESTS / "games" / "market.yaml")
 GAMES = sorted(str(p) for p in (ROOT / "games").glob("*.yaml")) + [MARKET]
@@ -139,8 +140,7 @@ def test_an_action_is_its_vocabulary_id_in_every_state():
 @pytest.mark.filterwarnings("ignore::UserWarning")
 @pytest.mark.parametrize("spec", GAMES + TEST_SPECS, ids=lambda p: Path(p).stem)
 def test_parallel_api_test(spec):
-    from interpreter import load_game
-    players = 3 if spec in GAMES else load_game(spec).min_players
+    players = 3 if spec in GAMES else shipped(spec).min_players
     parallel_api_test(parallel_env(spec, players=players), num_cycles=300)
 
 
@@ -187,8 +187,7 @@ def test_a_parallel_game_is_the_game_the_engine_plays():
     spec = str(ROOT / "games" / "zena.yaml")
     p = parallel_env(spec, players=3)
     list(_secret_steps(p, seed=5))
-    from interpreter import load_game
-    st = load_game(spec).new_state(3, 5)
+    st = shipped(spec).new_state(3, 5)
     vocab = p.unwrapped.vocab
     while not st.is_terminal():   # the first legal id, as the parallel run took
         st.apply(vocab.option_for(st, min(vocab.ids(st))))

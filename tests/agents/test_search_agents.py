@@ -23,6 +23,7 @@ from interpreter.analysis import stats
 from interpreter.agents.search import GreedyAgent, MCTSAgent, determinize, zones_showing_card_value
 from interpreter.analysis.simulate import Job, run_games
 from tests.paths import ROOT, TESTS
+from tests.shipped import shipped
 
 MARKET = str(TESTS / "games" / "market.yaml")
 GAMES = sorted(str(p) for p in (ROOT / "games").glob("*.yaml")) + [MARKET]
@@ -31,7 +32,7 @@ SETTINGS = {"siena": "mcts:40:0"}   # a game's own MCTS setting (see above)
 
 
 def _mid_game(seed=3, decisions=12):
-    game = load_game(MARKET)
+    game = shipped(MARKET)
     state, rand = game.new_state(2, seed), random.Random(seed)
     while state.decisions < decisions or state.current_player() != 0:
         state.apply(rand.randrange(len(state.legal_actions())))
@@ -160,7 +161,7 @@ def test_greedy_judges_an_option_with_its_own_follow_up_question():
 
 @pytest.mark.parametrize("spec", GAMES, ids=lambda p: Path(p).stem)
 def test_mcts_beats_random(spec):
-    game = load_game(spec)
+    game = shipped(spec)
     players = max(2, game.min_players)
     agent = SETTINGS.get(Path(spec).stem, PLAYOUTS)
     half = STRENGTH_GAMES // 2
@@ -180,7 +181,7 @@ def test_a_guess_plays_on_to_the_end_from_the_start_and_mid_game(spec):
     """A determinization the rules cannot play on is a skipped playout: if that
     happens at every playout (Castles' set-up found no tile in a hidden box whose
     tiles a guess had dealt away), the search chooses blind."""
-    game = load_game(spec)
+    game = shipped(spec)
     for seed in (0, 1):
         state, rand = game.new_state(min(max(4, game.min_players), game.max_players), seed), random.Random(seed)
         for _ in range(4):
@@ -216,7 +217,7 @@ def test_a_card_value_is_seen_as_its_zone_says(spec):
     """determinize asks per zone whether a card's value is seen (zones_showing_card_value):
     it must agree with visibility.sees_card_value for every card, value and seat."""
     from interpreter.engine import visibility
-    game = load_game(spec)
+    game = shipped(spec)
     state, rand = game.new_state(min(max(4, game.min_players), game.max_players), 2), random.Random(2)
     for _ in range(3):
         for name in game.decls["per_card"]:

@@ -17,8 +17,8 @@ from interpreter.analysis import stats
 from interpreter.analysis.compare import ALPHA, compare, format_comparison
 from interpreter.analysis.simulate import Job, run_local
 from interpreter.cli import main
-from interpreter.engine.game import load_game
 from tests.paths import TESTS
+from tests.shipped import shipped
 
 MARKET = TESTS / "games" / "market.yaml"
 PLAYERS, GAMES, COMPARISONS = 3, 100, 20
@@ -27,7 +27,7 @@ PLAYERS, GAMES, COMPARISONS = 3, 100, 20
 @pytest.fixture(scope="module")
 def null_comparisons():
     """COMPARISONS tables, each of the base game against itself on fresh seeds."""
-    game = load_game(str(MARKET))
+    game = shipped(str(MARKET))
     job = Job(str(MARKET), None, PLAYERS, ["random"] * PLAYERS)
     records = list(run_local(job, list(range(2 * GAMES * COMPARISONS)), jobs=1))
     runs = [records[i:i + GAMES] for i in range(0, len(records), GAMES)]

@@ -14,6 +14,7 @@ from interpreter.cli import main
 from interpreter.tools.log import write_log
 from interpreter.analysis import stats
 from tests.paths import TESTS
+from tests.shipped import shipped
 
 MARKET = str(TESTS / "games" / "market.yaml")
 
@@ -48,7 +49,7 @@ def test_summary_holds_what_the_issue_lists():
     assert s["rounds_per_game"]["mean"] == 8       # round_limit 8; the goal is out of reach
     assert sum(s["ended_by"].values()) == 30
     assert s["decisions_per_second"] > 0
-    game = load_game(MARKET)
+    game = shipped(MARKET)
     menu = {f"menu:action pray: {label}" for label in
             ("give 3 coins for 1 prestige", "give all but 1 coin for 2 prestige", "keep your coins")}
     assert set(s["coverage"]) == ({f"action:{a}" for a in game.actions} | menu |
@@ -79,7 +80,7 @@ def test_process_pool_gives_the_same_summary_as_one_process():
 def test_coverage_counts_what_the_log_shows():
     """fired counts agree with the decisions a JSONL log records for the same game."""
     from interpreter.analysis.simulate import Job, play_one
-    game = load_game(MARKET)
+    game = shipped(MARKET)
     names = ["random"] * 3
     buf = io.StringIO()
     write_log(game, 3, 7, names, make_agents(names, 7), buf)

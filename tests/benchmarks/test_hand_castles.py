@@ -17,8 +17,8 @@ import pytest
 
 from benchmarks.hand import ANCHORS
 from benchmarks.hand import castles as hand
-from interpreter import load_game
 from tests.paths import ROOT
+from tests.shipped import shipped
 
 GAMES = 30          # per player count; every third one with a policy that reaches rare rules
 PLAYERS = (2, 3, 4)
@@ -26,7 +26,7 @@ PLAYERS = (2, 3, 4)
 
 @pytest.fixture(scope="module")
 def game():
-    return load_game(str(ROOT / "games" / "castles.yaml"))
+    return shipped(str(ROOT / "games" / "castles.yaml"))
 
 
 def uniform(rng, options):

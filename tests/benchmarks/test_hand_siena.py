@@ -25,8 +25,8 @@ import pytest
 
 from benchmarks.hand import ANCHORS
 from benchmarks.hand import siena as hand
-from interpreter import load_game
 from tests.paths import ROOT
+from tests.shipped import shipped
 
 SPEC = str(ROOT / "games" / "siena.yaml")
 GAMES = int(os.environ.get("SIENA_GAMES", "50"))      # per player count (about 2 s each)
@@ -36,12 +36,12 @@ CUTOFF = 3000       # decisions: a `long` game nobody ends is compared this far
 
 @pytest.fixture(scope="module")
 def game():
-    return load_game(SPEC)
+    return shipped(SPEC)
 
 
 @pytest.fixture(scope="module")
 def long_game():
-    return load_game(SPEC, variant="long")
+    return shipped(SPEC, variant="long")
 
 
 def uniform(rng, options, florins):

@@ -17,8 +17,8 @@ from collections import Counter, deque
 import pytest
 
 from benchmarks.hand import zena
-from interpreter import load_game
 from tests.paths import ROOT
+from tests.shipped import shipped
 
 SPEC = str(ROOT / "games" / "zena.yaml")
 GAMES = {None: 30, "advanced": 15}     # random games per player count
@@ -126,7 +126,7 @@ def play_lockstep(game, variant, players, seed) -> int:
 @pytest.mark.parametrize("variant", list(GAMES), ids=lambda v: v or "beginner")
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_same_options_at_every_decision(variant, players):
-    game = load_game(SPEC, variant=variant)
+    game = shipped(SPEC, variant=variant)
     decisions = sum(play_lockstep(game, variant, players, seed) for seed in range(GAMES[variant]))
     assert decisions > GAMES[variant] * 20     # the games were really played
 

@@ -11,9 +11,9 @@ import random
 
 import pytest
 
-from interpreter import load_game
 from interpreter.engine.boards import Board, join_hex_boards, layout_decl, turn_hex
 from tests.paths import ROOT
+from tests.shipped import shipped
 
 
 def reference_zones(board: Board) -> dict:
@@ -74,7 +74,7 @@ def same_board(fast: Board, general: Board) -> None:
 
 @pytest.fixture(scope="module")
 def castles():
-    return load_game(str(ROOT / "games" / "castles.yaml"))
+    return shipped(str(ROOT / "games" / "castles.yaml"))
 
 
 def test_joined_estates_match_the_general_construction(castles):

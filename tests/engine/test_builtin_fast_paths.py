@@ -10,16 +10,16 @@ import random
 
 import pytest
 
-from interpreter import load_game
 from interpreter.engine import functions as F
 from interpreter.engine.values import Seat, Zone, display
 from rulespec.errors import RuleError, RulespecError
 from tests.paths import ROOT
+from tests.shipped import shipped
 
 
 @pytest.fixture(scope="module")
 def game():
-    return load_game(str(ROOT / "games" / "castles.yaml"))
+    return shipped(str(ROOT / "games" / "castles.yaml"))
 
 
 def reference_find(st, zone, name):

@@ -18,6 +18,7 @@ from interpreter.engine import boards
 from interpreter.engine.flow import Frame
 from interpreter.engine.game import Game, load_game
 from tests.paths import ROOT, TESTS
+from tests.shipped import shipped
 
 SPECS = [str(ROOT / "games" / f"{g}.yaml") for g in ("castles", "siena", "zena")] + [
     str(TESTS / "games" / "market.yaml")]
@@ -49,7 +50,7 @@ def transcript(game, players, seed, fresh_layouts=False) -> list:
 
 
 def load_both(spec, monkeypatch, variant=None):
-    fast = load_game(spec, variant=variant)
+    fast = shipped(spec, variant=variant)
     monkeypatch.setattr(Game, "straight", False)
     slow = load_game(spec, variant=variant)
     monkeypatch.undo()

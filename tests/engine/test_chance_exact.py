@@ -14,6 +14,7 @@ import yaml
 
 from interpreter import load_game
 from tests.paths import ROOT, TESTS
+from tests.shipped import shipped
 
 SPECS = sorted((ROOT / "games").glob("*.yaml")) + sorted((TESTS / "games").glob("*.yaml"))
 STEPS = 250     # chance nodes and decisions per game: enough to pass set-up, deals and reshuffles
@@ -53,7 +54,7 @@ def play(game, players: int, seed: int, answers: int):
 
 @pytest.mark.parametrize("path,variant,players", list(cases()))
 def test_two_seeds_with_the_same_answers_play_the_same_game(path, variant, players):
-    game = load_game(str(path), variant=variant)
+    game = shipped(str(path), variant=variant)
     for answers in (1, 2):
         first, second = play(game, players, 101, answers), play(game, players, 7_000_003, answers)
         assert first[0] == second[0], "the chance nodes or options differ between seeds"
@@ -63,7 +64,7 @@ def test_two_seeds_with_the_same_answers_play_the_same_game(path, variant, playe
 def test_zena_event_order_is_chance_not_the_seed():
     """The reproduction of issue 20: answering every chance node with its first
     outcome, seeds 1 and 2 used to leave the Event deck in different orders."""
-    game = load_game(str(ROOT / "games" / "zena.yaml"))
+    game = shipped(str(ROOT / "games" / "zena.yaml"))
     decks = []
     for seed in (1, 2):
         state = game.new_state(2, seed, chance="explicit")

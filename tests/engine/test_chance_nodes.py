@@ -14,6 +14,7 @@ import pytest
 from interpreter import load_game
 from rulespec.errors import IllegalAction
 from tests.paths import TESTS
+from tests.shipped import shipped
 
 KUHN = str(TESTS / "games" / "kuhn.yaml")
 
@@ -53,7 +54,7 @@ def walk(state, probability=1.0):
 
 
 def test_the_default_samples_and_explicit_stops_at_chance():
-    game = load_game(KUHN)
+    game = shipped(KUHN)
     sampled = game.new_state(2, seed=3)
     assert not sampled.is_chance_node() and sampled.current_player() == 0
     state = game.new_state(2, seed=3, chance="explicit")
@@ -72,14 +73,14 @@ def test_the_default_samples_and_explicit_stops_at_chance():
 
 
 def test_a_refused_outcome_names_the_outcomes():
-    state = load_game(KUHN).new_state(2, chance="explicit")
+    state = shipped(KUHN).new_state(2, chance="explicit")
     with pytest.raises(IllegalAction) as e:
         state.apply_chance("ace")
     assert "jack, queen, king" in str(e.value)
 
 
 def test_kuhn_poker_has_6_deals_and_30_terminal_histories():
-    leaves = walk(load_game(KUHN).new_state(2, chance="explicit"))
+    leaves = walk(shipped(KUHN).new_state(2, chance="explicit"))
     assert len(leaves) == 30
     deals = {(s.zones["hand@0"][0], s.zones["hand@1"][0]) for _, s in leaves}
     assert len(deals) == 6
@@ -105,7 +106,7 @@ def test_the_state_is_copied_only_before_instructions_that_may_meet_chance():
     calls draw, roll or random_of or reads a position of a zone (chance.plan); a
     random call inside an expression rule, which runs inside other instructions,
     makes every instruction count."""
-    kuhn = load_game(KUHN)
+    kuhn = shipped(KUHN)
     flagged = {key: [pc for pc, may in enumerate(points) if may] for key, points in kuhn.chance_points.items()}
     # the deal, and the showdown's two top() reads (a position read of a zone may be chance)
     assert sum(map(len, flagged.values())) == 3 and len(flagged["flow"]) == 1
@@ -121,7 +122,7 @@ def test_the_state_is_copied_only_before_instructions_that_may_meet_chance():
 def test_explicit_chance_changes_nothing_when_outcomes_follow_the_generator():
     """Answering each chance node with what the generator would have drawn plays
     the sampled game exactly."""
-    game = load_game(KUHN)
+    game = shipped(KUHN)
     sampled = game.new_state(2, seed=11)
     explicit = game.new_state(2, seed=11, chance="explicit")
     explicit.apply_chance(sampled.zones["hand@0"][0])
@@ -200,7 +201,7 @@ def value(node, average, seat=0):
 
 
 def test_cfr_on_the_tree_the_api_gives_finds_kuhn_pokers_value():
-    root = tree(load_game(KUHN).new_state(2, chance="explicit"))
+    root = tree(shipped(KUHN).new_state(2, chance="explicit"))
     infosets = set()
 
     def collect(node):
@@ -223,7 +224,7 @@ def test_tic_tac_toe_through_the_api_has_5478_positions_and_255168_games():
     5,478 legal positions including the empty board, 255,168 complete games.
     Games are counted over the tree the API gives, memoised by position (the
     number of ways to finish depends on the position alone)."""
-    game = load_game(str(TESTS / "games" / "tictactoe.yaml"))
+    game = shipped(str(TESTS / "games" / "tictactoe.yaml"))
 
     def position(state):
         return (frozenset(state.zones["marks@0"]), frozenset(state.zones["marks@1"]))

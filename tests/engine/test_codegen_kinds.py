@@ -10,6 +10,7 @@ from interpreter.engine.codegen import ExpressionSource
 from interpreter.engine.game import load_game
 from rulespec.errors import RulespecError
 from tests.engine.test_cache_equivalence import SPECS, transcript
+from tests.shipped import shipped
 from tests.switches import on_and_off
 
 SPEC = '''game: Kinds
@@ -315,7 +316,7 @@ def test_a_keyed_call_gives_the_same_value_or_error(step, monkeypatch):
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.rsplit("/", 1)[-1][:-5])
 def test_games_are_the_same_with_and_without_keyed_calls(spec, monkeypatch):
-    fast = load_game(spec)
+    fast = shipped(spec)
     monkeypatch.setattr(ExpressionSource, "by_keys", False)
     slow = load_game(spec)
     monkeypatch.undo()

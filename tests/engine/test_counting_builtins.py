@@ -21,6 +21,7 @@ from rulespec import validate
 from rulespec.builtins import SIGNATURES
 from rulespec.kinds import CARD, CELL, NUMBER, TEXT, list_of, map_of
 from tests.paths import ROOT
+from tests.shipped import shipped
 
 BOUNDARY = "[c for c in unique(flatten([neighbours(b, x) for x in cells])) if c not in cells]"
 ONE_OF_EACH = "[find(zone, n) for n in unique([name(t) for t in zone])]"
@@ -47,7 +48,7 @@ flow: |
 
 @pytest.fixture(scope="module")
 def castles():
-    return load_game(str(ROOT / "games" / "castles.yaml"))
+    return shipped(str(ROOT / "games" / "castles.yaml"))
 
 
 @pytest.fixture(scope="module")

@@ -6,16 +6,16 @@ import random
 
 import pytest
 
-from interpreter import load_game
 from interpreter.cli import main
 from rulespec.errors import IllegalAction
 
 from tests.market_source import MARKET, line_of
+from tests.shipped import shipped
 
 
 @pytest.fixture(scope="module")
 def game():
-    return load_game(MARKET)
+    return shipped(MARKET)
 
 
 def refused(state, label) -> IllegalAction:

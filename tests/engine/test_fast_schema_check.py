@@ -20,7 +20,6 @@ from fastjsonschema import JsonSchemaValueException
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter.engine.game import load_game
 from interpreter.engine.shapes import (
     fast_validator,
     schema_problem,
@@ -31,6 +30,7 @@ from interpreter.engine.state import SAVE_SCHEMA, _surely_fits
 from interpreter.tools.log import LOG_SCHEMA
 from tests.hostile.test_fuzz_files import LOG_LINES, SAVE, _paths, _replace, damaged
 from tests.paths import ROOT
+from tests.shipped import shipped
 
 # draft-07 keywords fastjsonschema implements (its draft07.py and the drafts before),
 # and the annotations it may ignore: anything else in the schema would be unchecked
@@ -78,7 +78,7 @@ def _log_line(number):
 def _mid_game_saves():
     saves = []
     for spec in ("games/castles.yaml", "games/siena.yaml", "games/zena.yaml"):
-        game = load_game(ROOT / spec)
+        game = shipped(ROOT / spec)
         state, rand = game.new_state(4, 3), random.Random(3)
         for _ in range(40):
             state.apply(rand.randrange(len(state.legal_actions())))

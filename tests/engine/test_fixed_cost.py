@@ -13,6 +13,7 @@ from interpreter.engine.game import Game
 from interpreter.engine.flow import Decision, Option, ask
 from rulespec.errors import IllegalAction
 from tests.paths import ROOT, TESTS
+from tests.shipped import load
 
 SPECS = [str(ROOT / "games" / f"{g}.yaml") for g in ("castles", "siena", "zena")] + [
     str(TESTS / "games" / f"{g}.yaml") for g in ("market", "kuhn")] + [
@@ -38,7 +39,7 @@ def asked_again(st):
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.rsplit("/", 1)[-1][:-5])
 def test_each_decision_and_its_options_are_those_the_plain_forms_make(spec):
-    game = load_game(spec)
+    game = load(spec)
     kinds = set()
     for seed in range(3):
         st, rng = game.new_state(game.max_players, seed), random.Random(seed)

@@ -16,6 +16,7 @@ from interpreter.tools.log import write_log
 from rulespec.errors import CorruptFile, IllegalAction, RuleError
 from tests.playout import play_random
 from tests.paths import TESTS
+from tests.shipped import shipped
 
 MARKET = TESTS / "games" / "market.yaml"
 OTHER = TESTS / "specs" / "valid" / "deck_cycle.yaml"
@@ -24,7 +25,7 @@ LIMITS = {None: (8, 10), "long": (12, 15)}      # round_limit, prestige_goal per
 
 @pytest.fixture(scope="module")
 def games():
-    return {v: load_game(MARKET, variant=v) for v in LIMITS}
+    return {v: shipped(MARKET, variant=v) for v in LIMITS}
 
 
 GAMES = {}
@@ -32,7 +33,7 @@ GAMES = {}
 
 def game_for(variant):
     if variant not in GAMES:
-        GAMES[variant] = load_game(MARKET, variant=variant)
+        GAMES[variant] = shipped(MARKET, variant=variant)
     return GAMES[variant]
 
 

@@ -5,10 +5,10 @@ import random
 
 import pytest
 
-from interpreter import load_game
 from interpreter.engine.flow import Option, unique_labels
 from interpreter.engine.values import Seat, display
 from tests.paths import ROOT, TESTS
+from tests.shipped import shipped
 
 MARKET = str(TESTS / "games" / "market.yaml")
 SPECS = [str(ROOT / "games" / f"{g}.yaml") for g in ("castles", "siena", "zena")] + [MARKET]
@@ -35,7 +35,7 @@ def eager_labels(st) -> list[str]:
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.rsplit("/", 1)[-1][:-5])
 def test_labels_made_when_read_are_the_labels_of_the_live_state(spec):
-    game = load_game(spec)
+    game = shipped(spec)
     assert any(a.stateless_label for a in game.actions.values())
     for seed in range(3):
         st, rng, held = game.new_state(game.max_players, seed), random.Random(seed), []
@@ -52,7 +52,7 @@ def test_labels_made_when_read_are_the_labels_of_the_live_state(spec):
 
 
 def test_an_option_compares_unpacks_and_prints_as_its_label_and_index():
-    game = load_game(MARKET)
+    game = shipped(MARKET)
     st = game.new_state(2, 1)
     first = st.legal_actions()[0]
     label, index = first
@@ -62,7 +62,7 @@ def test_an_option_compares_unpacks_and_prints_as_its_label_and_index():
 
 
 def test_an_option_of_one_state_is_taken_by_its_clone():
-    game = load_game(MARKET)
+    game = shipped(MARKET)
     st = game.new_state(2, 1)
     option = st.legal_actions()[-1]
     copy = st.clone()
@@ -74,7 +74,7 @@ def test_an_option_of_one_state_is_taken_by_its_clone():
 def test_a_bid_is_labelled_when_read_as_it_was_when_asked():
     """An auction's bids (Siena: up to a hundred prices) are labelled by a namer,
     'pass' and 'bid N' in order, as the auction made them before."""
-    game, seen = load_game(str(ROOT / "games" / "siena.yaml")), 0
+    game, seen = shipped(str(ROOT / "games" / "siena.yaml")), 0
     for seed in range(3):
         st, rng = game.new_state(4, seed), random.Random(seed)
         while not st.is_terminal():

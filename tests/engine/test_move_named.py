@@ -13,7 +13,6 @@ import random
 
 import pytest
 
-from interpreter import load_game
 from interpreter.engine import functions as F
 from interpreter.engine.compile import Compiler
 from interpreter.engine.values import Zone
@@ -23,12 +22,13 @@ from rulespec.dsl import parse_expression
 from rulespec.errors import RuleError
 from rulespec.kinds import NONE
 from tests.paths import ROOT
+from tests.shipped import shipped
 
 
 
 @pytest.fixture(scope="module")
 def castles():
-    return load_game(str(ROOT / "games" / "castles.yaml"))
+    return shipped(str(ROOT / "games" / "castles.yaml"))
 
 
 def loop(st, src, nm, dst, n):

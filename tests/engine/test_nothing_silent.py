@@ -8,6 +8,7 @@ import json
 import pytest
 
 from interpreter import load_game
+from tests.shipped import shipped
 from interpreter.cli import main
 from interpreter.tools.trace import collector, format_change
 from rulespec.errors import RuleError
@@ -21,7 +22,7 @@ def _position(state):
 
 def _enumerate(forced):
     """Every position reached through the API: (all positions, those with one empty cell)."""
-    game = load_game(TICTACTOE)
+    game = shipped(TICTACTOE)
     start = game.new_state(2, 0, forced=forced)
     seen, todo = {_position(start)}, [start]
     while todo:
@@ -48,7 +49,7 @@ def test_enumerating_tic_tac_toe_with_forced_ask_finds_all_5478_positions():
 
 
 def test_forced_ask_is_kept_by_clone_and_save():
-    game = load_game(TICTACTOE)
+    game = shipped(TICTACTOE)
     state = game.new_state(2, 0, forced="ask")
     assert state.clone().ask_forced
     assert game.state_from_json(state.to_json()).ask_forced
@@ -57,7 +58,7 @@ def test_forced_ask_is_kept_by_clone_and_save():
 
 def test_forced_must_be_take_or_ask():
     with pytest.raises(ValueError):
-        load_game(TICTACTOE).new_state(2, 0, forced="always")
+        shipped(TICTACTOE).new_state(2, 0, forced="always")
 
 
 # A spec whose turns are all empty: P1 has an action only while it holds coins,

@@ -17,6 +17,7 @@ from interpreter.agents import make_agents
 from interpreter.engine import rng
 from interpreter.tools.log import replay, write_log
 from tests.paths import ROOT
+from tests.shipped import shipped
 
 SEEDS = range(1000, 1200)      # 200 consecutive seeds
 DRAWS = 64                     # raw outputs per stream compared for shifts
@@ -115,7 +116,7 @@ def test_mix_is_a_bijection_on_a_sample():
 
 def test_an_old_log_is_refused_by_generator_version(tmp_path, monkeypatch):
     monkeypatch.chdir(ROOT)
-    game = load_game("tests/games/market.yaml")
+    game = shipped("tests/games/market.yaml")
     buf = io.StringIO()
     write_log(game, 2, 5, ["random"] * 2, make_agents(["random"] * 2, 5), buf)
     lines = buf.getvalue().splitlines()
@@ -130,7 +131,7 @@ def test_an_old_log_is_refused_by_generator_version(tmp_path, monkeypatch):
 
 
 def test_saves_carry_the_generator_version():
-    game = load_game(str(ROOT / "tests/games/market.yaml"))
+    game = shipped(str(ROOT / "tests/games/market.yaml"))
     st = game.new_state(2, 3)
     data = json.loads(st.to_json())
     assert data["rng_version"] == rng.VERSION

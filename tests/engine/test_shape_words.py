@@ -8,11 +8,11 @@ import json
 import pytest
 from jsonschema import Draft202012Validator
 
-from interpreter.engine.game import load_game
 from interpreter.engine.shapes import schema_problem, shape_problem
 from interpreter.engine.state import SAVE_SCHEMA
 from rulespec.schema import describe
 from tests.paths import TESTS
+from tests.shipped import shipped
 
 SCHEMA = {"type": "object", "required": ["seed"], "additionalProperties": False,
           "properties": {"seed": {"type": "integer"}, "format": {"const": 2},
@@ -41,7 +41,7 @@ def test_a_save_and_a_spec_with_a_wrong_type_read_alike():
     with pytest.raises(SpecErrors) as info:
         validate("market.yaml", text=spec_text.replace("players: {min: 2", 'players: {min: "2"', 1))
     spec_words = info.value.errors[0].message
-    game = load_game(str(TESTS / "games" / "market.yaml"))
+    game = shipped(str(TESTS / "games" / "market.yaml"))
     save = json.loads(game.new_state(2, 1).to_json())
     save["over"] = "no"
     save_words = schema_problem(SAVE_SCHEMA, save)

@@ -18,13 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import load_game
 from interpreter.agents.human import HumanAgent
 from interpreter.engine import visibility
 from interpreter.engine.explain import refusal
 from interpreter.engine.flow import run
 from rulespec.errors import IllegalAction
 from tests.paths import ROOT, TESTS
+from tests.shipped import shipped
 
 SPECS = sorted(str(p) for p in (ROOT / "games").glob("*.yaml")) + [str(TESTS / "games" / "market.yaml")]
 STOPS = (3, 12, 30, 60, 110, 170)    # decisions into a seeded random game where states are taken
@@ -166,7 +166,7 @@ def _diff(a: dict, b: dict) -> str:
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda p: Path(p).stem)
 def test_a_seat_receives_the_same_whatever_it_cannot_see(spec):
-    game = load_game(spec)
+    game = shipped(spec)
     players = min(3, game.max_players)
     layout = observation_layout(game, players)
     checked = 0
@@ -221,7 +221,7 @@ def public_twins(st):
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda p: Path(p).stem)
 def test_a_public_difference_shows_in_every_seats_view(spec):
-    game = load_game(spec)
+    game = shipped(spec)
     players = min(3, game.max_players)
     found = set()
     for st in states_of(game, players, seed=7):

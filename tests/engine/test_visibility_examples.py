@@ -12,13 +12,14 @@ from interpreter.engine.values import Zone
 from rulespec.errors import IllegalAction, SpecErrors
 from tests.engine.test_visibility import received, reask, refused_candidates
 from tests.paths import ROOT, TESTS
+from tests.shipped import shipped
 
 DUEL = str(TESTS / "games" / "duel.yaml")
 
 
 @pytest.fixture(scope="module")
 def duel():
-    return load_game(DUEL)
+    return shipped(DUEL)
 
 
 def refusal_text(state, label) -> str:
@@ -51,7 +52,7 @@ def test_a_refused_gamble_does_not_show_the_face_down_top_card(duel):
 def test_two_hidden_parts_are_not_told_apart():
     """When both parts of a refused `and` read hidden values, the seat learns only that
     one of them is false, not which."""
-    state = load_game(DUEL).new_state(2, 1)
+    state = shipped(DUEL).new_state(2, 1)
     message = refusal_text(state, "dare P2")
     assert "one of `player.strength > q.strength`, `top(deck).power > 5` is false, " \
            "by what you cannot see" in message
@@ -103,7 +104,7 @@ def test_a_secret_round_with_an_owner_only_choice_hides_it_until_revealed():
 
 
 def test_market_bets_a_secret_choice_earlier_in_the_round_is_invisible_to_the_next_seat():
-    game = load_game(str(TESTS / "games" / "market.yaml"))
+    game = shipped(str(TESTS / "games" / "market.yaml"))
     twins = []
     for bet in ("0", "2"):
         st = game.new_state(3, 4)
@@ -121,7 +122,7 @@ def test_market_bets_a_secret_choice_earlier_in_the_round_is_invisible_to_the_ne
 
 # ------------------------------------------------------------------ per-card values
 def test_zena_cubes_and_areas_are_visible_to_every_seat():
-    game = load_game(str(ROOT / "games" / "zena.yaml"))
+    game = shipped(str(ROOT / "games" / "zena.yaml"))
     state = game.new_state(4, 3)
     card = state.zones[Zone("action_deck")][0]
     state.zones[Zone("action_deck")].remove(card)

@@ -11,14 +11,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from interpreter.cli import main
-from interpreter.engine.game import load_game
 from rulespec.errors import RulespecError
 from tests.paths import ROOT
+from tests.shipped import shipped
 
 HOSTILE = Path(__file__).parent
 LOG_LINES = (HOSTILE / "logs" / "_base.jsonl").read_text().splitlines()
 SAVE = json.loads((HOSTILE / "saves" / "_base.json").read_text())
-GAME = load_game(ROOT / "tests" / "games" / "market.yaml")
+GAME = shipped(ROOT / "tests" / "games" / "market.yaml")
 
 JSON = st.recursive(st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False)
                     | st.text(max_size=20),
@@ -38,14 +38,15 @@ def _paths(data, prefix=()):
 
 
 def _replace(data, path, value):
+    """`data` (JSON) with the place at `path` holding `value`; `data` is unchanged. Only
+    the lists and maps on the path are copied (a whole copy per place made the tests
+    that try every place spend half their time copying): the rest is shared, so the
+    result is read (validated, dumped), never changed in place."""
     if not path:
         return value
-    data = json.loads(json.dumps(data))
-    target = data
-    for part in path[:-1]:
-        target = target[part]
-    target[path[-1]] = value
-    return data
+    copy = list(data) if isinstance(data, list) else dict(data)
+    copy[path[0]] = _replace(data[path[0]], path[1:], value)
+    return copy
 
 
 @st.composite

@@ -15,6 +15,7 @@ from rulespec import validate
 from rulespec.errors import CorruptFile, RuleError, SpecErrors
 from tests.hostile.make_corpus import spec
 from tests.paths import ROOT
+from tests.shipped import shipped
 
 HOSTILE = Path(__file__).parent
 MARKET = ROOT / "tests" / "games" / "market.yaml"
@@ -169,14 +170,14 @@ def test_an_edited_seed_is_reported_at_the_first_chance_line(tmp_path):
     ("deep_nesting.json", "not JSON (nested too deeply)"),
 ])
 def test_a_corrupt_save_says_what_is_wrong(name, message):
-    game = load_game(MARKET)
+    game = shipped(MARKET)
     with pytest.raises(CorruptFile) as e:
         game.state_from_json((HOSTILE / "saves" / name).read_text())
     assert message in e.value.message
 
 
 def test_a_good_save_still_loads():
-    game = load_game(MARKET)
+    game = shipped(MARKET)
     state = game.state_from_json((HOSTILE / "saves" / "_base.json").read_text())
     assert state.to_json() == (HOSTILE / "saves" / "_base.json").read_text()
 

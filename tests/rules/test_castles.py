@@ -8,7 +8,6 @@ from collections import Counter
 
 import pytest
 
-from interpreter import load_game
 from interpreter.cli import main
 from interpreter.engine.functions import move
 from interpreter.tools.render import board_dot
@@ -17,6 +16,7 @@ from tests.golden import check_golden
 from tests.playout import play_random
 from tests.scenario_files import check_scenarios
 from tests.paths import ROOT, TESTS
+from tests.shipped import shipped
 
 SPEC = str(ROOT / "games" / "castles.yaml")
 SCENARIOS = sorted((TESTS / "scenarios" / "castles").glob("*.yaml"))
@@ -25,7 +25,7 @@ RANDOM_GAMES = 300
 
 @pytest.fixture(scope="module")
 def game():
-    return load_game(SPEC)
+    return shipped(SPEC)
 
 
 def test_the_spec_validates_clean():

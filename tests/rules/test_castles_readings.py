@@ -16,10 +16,10 @@ import random
 
 import pytest
 
-from interpreter import load_game
 from interpreter.engine.compile import Compiler
 from rulespec.dsl import parse_expression
 from tests.paths import ROOT
+from tests.shipped import shipped
 
 FACTS = {
     "stacks empty from the left": "all([(count(p.stack1) == 0 or count(p.stack2) > 0) and "
@@ -30,7 +30,7 @@ FACTS = {
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_facts_hold_after_every_decision(players):
-    game = load_game(str(ROOT / "games" / "castles.yaml"))
+    game = shipped(str(ROOT / "games" / "castles.yaml"))
     compiler = Compiler(game, game.names)
     facts = {name: compiler.expr(parse_expression(text), set()) for name, text in FACTS.items()}
     for seed in range(40):

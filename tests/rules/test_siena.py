@@ -20,6 +20,7 @@ from tests.golden import check_golden
 from tests.playout import play_random
 from tests.scenario_files import check_scenarios
 from tests.paths import ROOT, TESTS
+from tests.shipped import shipped
 
 SPEC = "games/siena.yaml"            # relative: the golden logs name the spec this way
 SCENARIOS = sorted((TESTS / "scenarios" / "siena").glob("*.yaml"))
@@ -138,7 +139,7 @@ def test_the_long_variant_has_no_round_limit_and_simulate_cuts_off_apart():
     """"The Variant for a Longer Game" ends only with the tower or Lorenzetti: no
     round 60 in the spec. A simulation cuts off games that run on and reports them
     apart from real endings, counting them in no win or score."""
-    long_game = load_game(ROOT / SPEC, variant="long")
+    long_game = shipped(ROOT / SPEC, variant="long")
     assert long_game.names.constants["round_limit"] == 0
     assert "safety_round_limit" not in long_game.names.constants
     job = Job(str(ROOT / SPEC), "long", 4, ["random"] * 4, cutoff=CUTOFF)

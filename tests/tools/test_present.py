@@ -1,15 +1,15 @@
 """Presentation: prompts from the spec, templates, bookkeeping hidden, logs as a seat sees them."""
 from __future__ import annotations
 
-from interpreter import load_game
 from interpreter.tools.present import Presentation, fill
 from interpreter.tools.table import EVERYTHING, seat_table, visible_event
 from rulespec.dsl import parse_statements
 from tests.paths import ROOT
+from tests.shipped import shipped
 
 
 def game(name):
-    return load_game(str(ROOT / "games" / f"{name}.yaml"))
+    return shipped(str(ROOT / "games" / f"{name}.yaml"))
 
 
 def test_as_gives_a_decision_its_question_in_every_choosing_construct():
@@ -37,7 +37,7 @@ def test_castles_questions_are_asked_in_words_and_labels_stay_the_engines():
 def test_a_prompt_shows_locals_and_a_default_names_the_rule():
     assert fill("Influence {c} for {n}?", {"c": "mass#1", "n": 3}) == "Influence mass#1 for 3?"
     assert fill("{unknown} stays", {}) == "{unknown} stays"
-    market = load_game(str(ROOT / "tests" / "games" / "market.yaml"))
+    market = shipped(str(ROOT / "tests" / "games" / "market.yaml"))
     state = market.new_state(2, 1)
     prompt = Presentation(market).prompt(state)
     assert prompt and "{" not in prompt

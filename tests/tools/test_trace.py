@@ -7,7 +7,6 @@ import re
 
 import pytest
 
-from interpreter import load_game
 from interpreter.agents import make_agents
 from interpreter.cli import main
 from interpreter.tools.play import play
@@ -15,11 +14,12 @@ from interpreter.tools.trace import format_change, zone_name
 from interpreter.engine.values import decode
 
 from tests.market_source import MARKET, line_of
+from tests.shipped import shipped
 
 
 @pytest.fixture(scope="module")
 def game():
-    return load_game(MARKET)
+    return shipped(MARKET)
 
 
 def traced_game(game, seed, players=4, agent="random"):

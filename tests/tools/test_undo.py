@@ -7,6 +7,7 @@ import json
 import pytest
 
 from interpreter import load_game
+from tests.shipped import shipped
 from interpreter.cli import main
 from interpreter.tools.undo import History, barrier
 
@@ -15,7 +16,7 @@ MARKET = "tests/games/market.yaml"
 
 @pytest.fixture(scope="module")
 def game():
-    return load_game(MARKET)
+    return shipped(MARKET)
 
 
 def to_seat_decision(state, seat, history=None):

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter import load_game
 from interpreter.web.session import Session
 from tests.paths import ROOT
+from tests.shipped import shipped
 
 pytest.importorskip("starlette")
 
@@ -15,7 +15,7 @@ def client_and_session():
     from starlette.testclient import TestClient
 
     from interpreter.web.app import create_app
-    session = Session(load_game(str(ROOT / "games" / "zena.yaml")), 2, 3, ["human", "human"])
+    session = Session(shipped(str(ROOT / "games" / "zena.yaml")), 2, 3, ["human", "human"])
     with TestClient(create_app(session, pause=0.01)) as client:
         yield client, session
 
@@ -61,7 +61,7 @@ def test_undo_takes_a_decision_back_where_the_rules_allow_and_says_why_not_elsew
     from starlette.testclient import TestClient
 
     from interpreter.web.app import create_app
-    session = Session(load_game(str(ROOT / "tests" / "games" / "market.yaml")), 2, 1, ["human", "human"])
+    session = Session(shipped(str(ROOT / "tests" / "games" / "market.yaml")), 2, 1, ["human", "human"])
     with TestClient(create_app(session, pause=0.01)) as client:
         def act(body):
             seat = session.state.current_player()
