@@ -3,6 +3,7 @@ equivalence tests of each fast path compare (tests/engine/test_codegen_*.py)."""
 from __future__ import annotations
 
 from interpreter.engine.game import load_game
+from rulespec.errors import RulespecError
 from tests.shipped import load
 
 
@@ -16,3 +17,14 @@ def on_and_off(monkeypatch, owner, switch: str, *args, **kwargs):
     off = load_game(*args, **kwargs)
     monkeypatch.undo()
     return on, off
+
+
+def evaluated(game, text: str) -> tuple:
+    """("value", v) for the rules-language expression `text` evaluated on a new
+    2-player state of `game`, or ("error", its words): what a pair from on_and_off
+    must give alike."""
+    st = game.new_state(2, 0)
+    try:
+        return ("value", game.snippet(text, "expression")(st, {}))
+    except RulespecError as e:
+        return ("error", str(e))

@@ -18,6 +18,7 @@ from interpreter.engine import boards
 from interpreter.engine.flow import Frame
 from interpreter.engine.game import Game, load_game
 from tests.paths import ROOT, TESTS
+from tests.playout import every_state
 from tests.shipped import shipped
 
 SPECS = [str(ROOT / "games" / f"{g}.yaml") for g in ("castles", "siena", "zena")] + [
@@ -174,19 +175,6 @@ end:
 scoring:
   score: "p.coins"
 '''
-
-
-def every_state(game, seed) -> list:
-    """The saved state at every decision of a random game, and each one's copy loaded
-    and answered."""
-    st, rng, out = game.new_state(2, seed), random.Random(seed), []
-    while not st.is_terminal():
-        choice = rng.randrange(len(st.legal_actions()))
-        copy = game.state_from_json(st.to_json())
-        copy.apply(choice)
-        out += [st.to_json(spec=False), copy.to_json(spec=False)]
-        st.apply(choice)
-    return out + [st.to_json(spec=False)]
 
 
 def test_quiet_procedures_run_as_functions_and_change_no_game(monkeypatch):

@@ -8,10 +8,9 @@ import pytest
 
 from interpreter.engine.codegen import ExpressionSource
 from interpreter.engine.game import load_game
-from rulespec.errors import RulespecError
 from tests.engine.test_cache_equivalence import SPECS, transcript
 from tests.shipped import shipped
-from tests.switches import on_and_off
+from tests.switches import evaluated, on_and_off
 
 SPEC = '''game: Kinds
 players: {min: 2, max: 2}
@@ -65,14 +64,6 @@ STEPS = ['colour_of("a")', 'colour_of("c")', 'colour_of("nowhere")', "colour_of(
          "name(3)", 'name("nowhere")', 'kind("a")', "name([1])", "name(top(bag))", "name(bag)"]
 
 
-def outcome(game, text):
-    st = game.new_state(2, 0)
-    try:
-        return ("value", game.snippet(text, "expression")(st, {}))
-    except RulespecError as e:
-        return ("error", str(e))
-
-
 def games(monkeypatch, **kwargs):
     return on_and_off(monkeypatch, ExpressionSource, "by_kinds", **kwargs)
 
@@ -86,9 +77,9 @@ def test_the_spec_plays_alike_with_and_without_kinds(monkeypatch):
 @pytest.mark.parametrize("step", STEPS)
 def test_a_value_of_an_unforeseen_kind_takes_the_general_way(step, monkeypatch):
     fast, slow = games(monkeypatch, path="kinds.yaml", text=SPEC)
-    first = outcome(fast, step)
+    first = evaluated(fast, step)
     monkeypatch.setattr(ExpressionSource, "by_kinds", False)   # the step compiles as it runs
-    assert first == outcome(slow, step)
+    assert first == evaluated(slow, step)
 
 
 def test_the_kinds_choose_the_fast_paths():
@@ -232,9 +223,9 @@ def test_the_spec_plays_alike_with_and_without_proofs(monkeypatch):
 @pytest.mark.parametrize("step", PROVEN_STEPS)
 def test_a_value_not_proven_takes_the_body_as_before(step, monkeypatch):
     fast, slow = games_with_proofs(monkeypatch, path="proofs.yaml", text=PROVEN)
-    first = outcome(fast, step)
+    first = evaluated(fast, step)
     monkeypatch.setattr(ExpressionSource, "by_proofs", False)   # the step compiles as it runs
-    assert first == outcome(slow, step)
+    assert first == evaluated(slow, step)
 
 
 def test_proven_values_are_read_with_no_test():
@@ -309,9 +300,9 @@ KEYED_STEPS = ["sort(players, by=it.coins)", "sort(players, by=[it.coins, 0 - it
 @pytest.mark.parametrize("step", KEYED_STEPS)
 def test_a_keyed_call_gives_the_same_value_or_error(step, monkeypatch):
     fast = load_game(path="proofs.yaml", text=PROVEN)
-    first = outcome(fast, step)
+    first = evaluated(fast, step)
     monkeypatch.setattr(ExpressionSource, "by_keys", False)
-    assert first == outcome(load_game(path="proofs.yaml", text=PROVEN), step)
+    assert first == evaluated(load_game(path="proofs.yaml", text=PROVEN), step)
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.rsplit("/", 1)[-1][:-5])

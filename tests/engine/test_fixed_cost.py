@@ -4,6 +4,7 @@ call), flow.ask makes the pending Decision so, and a `turn` (compile.py's
 _turn_form) makes its decision itself, ask's usual case written in. Every
 decision of random games is compared with what Option(...), Decision(...) and
 flow.ask itself make at the same point."""
+import json
 import random
 
 import pytest
@@ -13,6 +14,7 @@ from interpreter.engine.game import Game
 from interpreter.engine.flow import Decision, Option, ask
 from rulespec.errors import IllegalAction
 from tests.paths import ROOT, TESTS
+from tests.playout import every_state
 from tests.shipped import load
 
 SPECS = [str(ROOT / "games" / f"{g}.yaml") for g in ("castles", "siena", "zena")] + [
@@ -181,15 +183,6 @@ def test_a_turn_until_done_goes_on_or_comes_back_as_the_per_statement_run(ends, 
         games.append(load_game("until.yaml", text=text))
     assert any(games[0].programs["flow"].end_checks) is ends
     for seed in range(3):
-        saves = []
-        for game in games:
-            st, rng, out = game.new_state(2, seed), random.Random(seed), []
-            while not st.is_terminal():
-                choice = rng.randrange(len(st.legal_actions()))
-                copy = game.state_from_json(st.to_json())
-                copy.apply(choice)
-                out += [st.to_json(spec=False), copy.to_json(spec=False)]
-                st.apply(choice)
-            saves.append(out + [st.ended_by])
+        saves = [every_state(game, seed) for game in games]
         assert saves[0] == saves[1]
-        assert saves[0][-1] == ("rich" if ends else "the flow ended")
+        assert json.loads(saves[0][-1])["ended_by"] == ("rich" if ends else "the flow ended")

@@ -12,7 +12,7 @@ import interpreter.engine.codegen as codegen
 from interpreter.engine.codegen import ExpressionSource
 from interpreter.engine.game import load_game
 from rulespec.errors import RulespecError
-from tests.switches import on_and_off
+from tests.switches import evaluated, on_and_off
 
 SPEC = '''game: Nested
 players: {min: 2, max: 2}
@@ -71,14 +71,6 @@ def games(monkeypatch, text=SPEC):
     return on_and_off(monkeypatch, ExpressionSource, "by_kinds", "nested.yaml", text=text)
 
 
-def outcome(game, text):
-    st = game.new_state(2, 0)
-    try:
-        return ("value", game.snippet(text, "expression")(st, {}))
-    except RulespecError as e:
-        return ("error", str(e))
-
-
 def test_nested_bodies_are_written_out_and_recursion_is_not():
     """The flow's statements call none of the chain's functions (their bodies are
     written out, two levels deep); recursion stays a call."""
@@ -135,9 +127,9 @@ scoring:
 @pytest.mark.parametrize("step", STEPS)
 def test_a_nested_call_fails_as_the_called_one(step, monkeypatch):
     fast, slow = games(monkeypatch)
-    first = outcome(fast, step)
+    first = evaluated(fast, step)
     monkeypatch.setattr(ExpressionSource, "by_kinds", False)   # the step compiles as it runs
-    assert first == outcome(slow, step)
+    assert first == evaluated(slow, step)
 
 
 @pytest.mark.parametrize("call, words", [
