@@ -5,7 +5,8 @@ once, in order, with the kinds' fast paths on and off."""
 import pytest
 
 from interpreter.engine.codegen import ExpressionSource
-from tests.engine.test_codegen_kinds import SPEC, games, outcome
+from tests.engine.test_codegen_kinds import SPEC, games
+from tests.switches import evaluated
 
 STEPS = ["max([3, 1, 2])", "min([3, 1, 2])", "max([])", "min([])", "max([none, 2])", "min([none])",
          "max([1, 'a'])", "max([[1], [0, 5]])", "max(1, 2)", "min(1, 2)", "max(2, 2)",
@@ -20,9 +21,9 @@ STEPS = ["max([3, 1, 2])", "min([3, 1, 2])", "max([])", "min([])", "max([none, 2
 @pytest.mark.parametrize("step", STEPS)
 def test_max_and_min_inline_give_the_builtins_value_or_error(step, monkeypatch):
     fast, slow = games(monkeypatch, path="kinds.yaml", text=SPEC)
-    first = outcome(fast, step)
+    first = evaluated(fast, step)
     monkeypatch.setattr(ExpressionSource, "by_kinds", False)   # the step compiles as it runs
-    assert first == outcome(slow, step)
+    assert first == evaluated(slow, step)
 
 
 def test_max_and_min_are_written_inline():
