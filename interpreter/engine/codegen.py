@@ -787,7 +787,13 @@ class ExpressionSource:
             self.in_iterable -= 1
 
     def fallback(self, node, scope) -> str:
-        closure = getattr(self.compiler, node.rule)(node, scope)
+        # a closure reads every local from env (a quiet function keeps env exact, see
+        # compile.py's quiet_locals), never a Python local of the code calling it
+        saved, self.locals = self.locals, {}
+        try:
+            closure = getattr(self.compiler, node.rule)(node, scope)
+        finally:
+            self.locals = saved
         return f"{self.fresh('c', closure)}(st, env)"
 
     # --------------------------------------------------------------- leaves

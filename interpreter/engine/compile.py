@@ -32,6 +32,10 @@ class Compiler:
     # A map's or list's item stored by generated code (_item_store_lines), not by
     # closures; off only where a test compares games with it and without it.
     item_stores = True
+    # A quiet function's locals read from Python locals (`_synced`), each store written
+    # to both, so env stays exact for whatever reads it (frames made where it stops,
+    # closures, errors); off only where a test compares games with it and without it.
+    quiet_locals = True
 
     def __init__(self, game, names):
         self.game = game
@@ -68,6 +72,10 @@ class Compiler:
         # items name, index name), filled in env where they stop (_stop_lines)
         self._loops: list = []
         self._secret_loops = 0     # `secretly for` loops the lines being written are in
+        # writing a quiet function with quiet_locals: local name -> its Python local, for
+        # the locals that surely hold env's value at the line being written (assigned on
+        # every path there, through the lines' own stores); None otherwise
+        self._synced: dict | None = None
 
     # ------------------------------------------------------------- plumbing
     def where(self, node):
@@ -201,6 +209,8 @@ class Compiler:
             raise NotStraight
         source, pad = self._source(), "    " * depth
         rule = stmt.rule
+        if self._synced is not None:    # the locals its expressions read as Python locals
+            source.locals = dict(self._synced)
         if rule in ("assign", "aug_assign"):
             if isinstance(stmt.value, ast.Call) and stmt.value.func in self.names.procedures:
                 if rule == "aug_assign":
@@ -209,6 +219,7 @@ class Compiler:
             body = self._store_lines(stmt, stmt.value, stmt.op[0] if rule == "aug_assign" else None, scope)
             if body is None and id(stmt) in self._env_forms:
                 body = [f"{source.fresh('store', self._env_forms[id(stmt)])}(st, env)"]
+                self._unsync(stmt.target, scope)    # its closure stores into env alone
             if body is None:
                 raise NotStraight
             self._add(lines, pcs, [pad + line for line in body], pc)
@@ -242,25 +253,36 @@ class Compiler:
         if rule == "if_stmt":
             first, cond = source.lowered(stmt.cond, scope)
             self._add(lines, pcs, [pad + line for line in first] + [f"{pad}if {cond}:", f"{pad}    pass"], pc)
+            start = self._fork()
             if self._never(stmt.cond):   # a body that never runs: its instructions skipped
                 after = self._spans[id(stmt.body[-1])][1] if stmt.body else pc + 1
             else:
                 after = self._body(stmt.body, scope, pc + 1, depth + 1, lines, pcs)
+            ends = [self._fork()]
             if stmt.orelse:
+                self._synced = self._fork(start)
                 self._add(lines, pcs, [f"{pad}else:", f"{pad}    pass"], pc)
                 after = self._body(stmt.orelse, scope, after + 1, depth + 1, lines, pcs)
+            self._join(start if not stmt.orelse else self._fork(), *ends)
             return after
         if rule in ("for_stmt", "secretly"):
             return self._for_lines(stmt, scope, pc, depth, lines, pcs)
         if rule == "while_stmt":
+            self._unsync_all(self._drops(stmt.body, scope))   # as at its test's every turn
+            source.locals = self._fork() if self._synced is not None else source.locals
             count = source.fresh("n")
             self._add(lines, pcs, [f"{pad}{count} = 0", f"{pad}while {source.source(stmt.cond, scope)}:",
                                    f"{pad}    {count} += 1", f"{pad}    if not {count} & 1023:",
                                    f"{pad}        {source.fresh('look', straight_look)}(st, {count})"], pc)
             # instructions: the test, the body, the jump back
-            return self._body(stmt.body, scope, pc + 1, depth + 1, lines, pcs) + 1
+            start = self._fork()
+            after = self._body(stmt.body, scope, pc + 1, depth + 1, lines, pcs) + 1
+            self._synced = start
+            return after
         if rule in _DECISIONS:
-            return self._decision_lines(pc, pad, lines, pcs)
+            after = self._decision_lines(pc, pad, lines, pcs)
+            self._unsync(stmt.target, scope)    # answered at once, its instruction stored it in env
+            return after
         if rule == "turn" and not stmt.orelse:
             return self._decision_lines(pc, pad, lines, pcs, turn=True)
         if rule == "menu":
@@ -276,9 +298,13 @@ class Compiler:
         chosen = self._source().fresh("t")
         self._add(lines, pcs, [f"{pad}{chosen} = {self._asked_in}.pc"], pc)
         after = pc + 1
+        start, ends = self._fork(), []
         for i, (option, target) in enumerate(zip(stmt.options, targets)):
+            self._synced = self._fork(start)
             self._add(lines, pcs, [f"{pad}{'if' if i == 0 else 'elif'} {chosen} == {target[0]}:"], pc)
             after = self._body(option.body, scope, target[0], depth + 1, lines, pcs) + 1
+            ends.append(self._fork())
+        self._join(start, *ends)
         return after
 
     def _for_lines(self, stmt, scope, pc, depth, lines, pcs) -> int:
@@ -291,6 +317,13 @@ class Compiler:
         var, items, index = source.fresh("v"), source.fresh("items"), source.fresh("i")
         key = source.const(self._for_keys[id(stmt)])
         secret = stmt.rule == "secretly"
+        # its items read what held before it; its test and body what holds at every
+        # turn (its variable just stored, less what the body may store into env alone)
+        before, drops = self._fork(), self._drops(stmt.body, scope)
+        if self._synced is not None:
+            self._unsync_all(drops)
+            var = self._synced[stmt.var] = self._ident(stmt.var)
+        turn = self._fork()
         outer, self._suspends = self._suspends, False
         body, body_pcs = [], []
         self._loops.append((key, items, index))
@@ -302,6 +335,9 @@ class Compiler:
             self._secret_loops -= secret
         suspends = self._suspends
         self._suspends = outer or suspends
+        if before is not None:
+            source.locals = before
+            self._synced = {n: i for n, i in before.items() if n not in drops}
         if suspends or secret:
             first, iterable = source.lowered(stmt.iter, scope)
             iterable = f"list(_items(st, {iterable}))"
@@ -320,6 +356,7 @@ class Compiler:
             self._add(lines, pcs, first + [f"{pad}for {var} in {iterable}:"], pc)
         self._add(lines, pcs, [f"{pad}    env[{source.const(stmt.var)}] = {var}"], pc + 1)
         if getattr(stmt, "where", None) is not None:
+            source.locals = turn if turn is not None else source.locals
             first, where = source.lowered(stmt.where, scope)
             self._add(lines, pcs, [f"{pad}    {line}" for line in first]
                       + [f"{pad}    if not ({where}):", f"{pad}        continue"], pc + 1)
@@ -330,6 +367,69 @@ class Compiler:
         if secret:
             self._add(lines, pcs, [f"{pad}env['$secret'] -= 1"], after)
         return after + 1
+
+    # ------------------------------------------- a quiet function's Python locals
+    def _ident(self, name) -> str:
+        """The Python local of local `name` in the quiet function being written."""
+        ident = self._idents.get(name)
+        if ident is None:
+            ident = self._idents[name] = self._source().fresh("a")
+        return ident
+
+    def _local_name(self, target, scope):
+        """The local a store into `target` (or into an item of it) changes, or None."""
+        while isinstance(target, ast.Index):
+            target = target.obj
+        return target.id if isinstance(target, ast.Name) and target.id in scope else None
+
+    def _kept(self, target, scope, where) -> str:
+        """The place a store writes: `where` (env's) and, for a local of a quiet
+        function with quiet_locals, its Python local too (`_a3 = env[_k5]`), which
+        then holds env's value (`_synced`)."""
+        if self._synced is None or not isinstance(target, ast.Name) or target.id not in scope:
+            return where
+        ident = self._synced[target.id] = self._ident(target.id)
+        return f"{ident} = {where}"
+
+    def _current(self, target, where) -> str:
+        """What an update reads of its target: the Python local where it holds env's value."""
+        if self._synced is not None and isinstance(target, ast.Name):
+            return self._synced.get(target.id, where)
+        return where
+
+    def _unsync(self, target, scope) -> None:
+        """A store into `target` that only env sees: its local is read from env again."""
+        name = self._local_name(target, scope)
+        if self._synced is not None and name is not None:
+            self._synced.pop(name, None)
+
+    def _unsync_all(self, names) -> None:
+        for name in names if self._synced is not None else ():
+            self._synced.pop(name, None)
+
+    def _drops(self, stmts, scope) -> set:
+        """The locals that statements (and those inside them) may store into env alone:
+        a decision's target, an item stored by closures (_env_forms)."""
+        found = set()
+        for stmt in stmts:
+            for node in ast.walk(stmt):
+                target = getattr(node, "target", None)
+                closures = isinstance(target, ast.Index) and not (
+                    self.item_stores and isinstance(target.obj, ast.Name))
+                if node.rule in _DECISIONS or node.rule == "auction" or closures:
+                    found.add(self._local_name(target, scope))
+        found.discard(None)
+        return found
+
+    def _fork(self, synced=None) -> dict | None:
+        """A copy of `_synced` (or of `synced`), to write a branch from or join it."""
+        synced = self._synced if synced is None else synced
+        return None if synced is None else dict(synced)
+
+    def _join(self, *ends) -> None:
+        """`_synced` where branches meet: what holds at the end of every one of them."""
+        if self._synced is not None:
+            self._synced = {n: i for n, i in ends[0].items() if all(n in end for end in ends[1:])}
 
     def _stop_lines(self) -> list:
         """Where the lines stop at a decision: each open loop's place, into its key."""
@@ -405,7 +505,7 @@ class Compiler:
         self._add(lines, pcs, [pad + line for line in self._quiet_call(stmt.value, scope)], pc)
         before, where, check = place
         value = f"env.pop({self._source().const(RET)}, None)"
-        store = [f"{where} = {check.format(value) if check else value}"]
+        store = [f"{self._kept(stmt.target, scope, where)} = {check.format(value) if check else value}"]
         self._add(lines, pcs, [pad + line for line in before + store], pc + 1)
         return pc + 2
 
@@ -618,7 +718,12 @@ class Compiler:
             fired = source.const(key)
             self._add(lines, pcs, test + [f"st.fired[{fired}] = st.fired.get({fired}, 0) + 1"], 0)
             start = 1
-        self._body(body, scope, start, 0, lines, pcs)
+        self._idents, self._synced = {}, ({} if self.quiet_locals else None)
+        try:
+            self._add(lines, pcs, self._entry_lines(key, body, scope), start)
+            self._body(body, scope, start, 0, lines, pcs)
+        finally:
+            self._idents, self._synced, source.locals = {}, None, {}
         nothing = source.fresh("nothing", NOTHING)
         text = "\n".join([f"def {ident}(st, env, secret, inside):"] + ["    " + line for line in lines]
                          + [f"    return {nothing}"])
@@ -627,6 +732,27 @@ class Compiler:
         fn = source.ns[ident]
         fn.pcs = dict(enumerate(pcs + [pcs[-1]], start=2))
         fn.program = key
+
+    def _entry_lines(self, key, body, scope) -> list:
+        """Lines reading into Python locals (`_synced`) the parameters surely in env at
+        the start of quiet function `key` (a procedure's, which every call passes; an
+        action's player and variable) that its body reads twice or more (a read in
+        a loop counts twice): one read of env then, for reads of a Python local."""
+        if self._synced is None or key.startswith("trigger:"):
+            return []
+        kind, name = key.split(":", 1)
+        if kind == "proc":
+            params = self.names.procedures[name]
+        else:
+            var = self.game.actions[name].var if name in getattr(self.game, "actions", {}) else None
+            params = ["player"] + ([var] if var else [])
+        reads = _reads(body, set(params) & scope, 1)
+        lines = []
+        for param in params:
+            if reads.get(param, 0) >= 2:
+                self._synced[param] = ident = self._ident(param)
+                lines.append(f"{ident} = env[{self._source().const(param)}]")
+        return lines
 
     def _body(self, stmts, scope, pc, depth, lines, pcs) -> int:
         lines.append("    " * depth + "pass")
@@ -831,7 +957,8 @@ class Compiler:
             both = source.checked_update(op, where, operand, check) if check else None
             if both is not None:    # the arithmetic's test and the bounds' in one
                 return lines + [f"{where} = {both}"]
-            new = source.arith(op, where, operand)
+            new = source.arith(op, self._current(node.target, where), operand)
+        where = self._kept(node.target, scope, where)
         return lines + [f"{where} = {check.format(new)}" if check else f"{where} = {new}"]
 
     def _item_store_lines(self, target, value, op, scope):
@@ -854,7 +981,7 @@ class Compiler:
             f"{box} = {source.source(target.obj, scope)}",
             f"{box} = dict({box}) if isinstance({box}, dict) else list({box})",
             f"{box}[{source.source(target.key, scope)}] = {new}",
-            f"{where} = {check.format(box) if check else box}"]
+            f"{self._kept(target.obj, scope, where)} = {check.format(box) if check else box}"]
 
     def call_stmt(self, node, scope):
         call = node.call
@@ -1210,6 +1337,26 @@ STRAIGHT_DEPTH = 12
 # runs of straight statements one block offers (Compiler.block): the whole, and the
 # rests after statements that may stop at a decision, at most this many in all
 RESUMED_RUNS = 4
+
+
+def _reads(stmts, names, weight, counts=None) -> dict:
+    """{name: how often statements read it}, for `names`; a read inside a loop counts
+    `weight` twice (nested loops more), as it is run more than once."""
+    counts = {} if counts is None else counts
+    for stmt in stmts:
+        inner = weight * 2 if stmt.rule in ("for_stmt", "while_stmt", "secretly") else weight
+        for field in stmt.__slots__:
+            value = getattr(stmt, field)
+            if field in ("body", "orelse", "options") and isinstance(value, list):
+                for part in value:
+                    _reads(part.body if part.rule == "menu_option" else [part], names, inner, counts)
+                continue
+            parts = value if isinstance(value, list) else list(value.values()) if isinstance(value, dict) else [value]
+            for part in parts:
+                for node in ast.walk(part) if isinstance(part, ast.Node) else ():
+                    if isinstance(node, ast.Name) and node.id in names:
+                        counts[node.id] = counts.get(node.id, 0) + inner
+    return counts
 
 
 class NotStraight(Exception):

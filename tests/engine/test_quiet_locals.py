@@ -1,0 +1,234 @@
+"""A quiet function's locals read from Python locals (compile.py `quiet_locals`):
+each store is written to env too, and a local is read from its Python local only
+where every path there stored it through the function's own lines; a store that
+only env sees (a decision's answer, an item stored by closures) sends its reads
+back to env. The same games, saves at every decision, and errors in the same words
+at the same place with the switch on and off."""
+import random
+
+import pytest
+import yaml
+
+from interpreter.engine.compile import Compiler
+from interpreter.engine.game import load_game
+from rulespec.errors import RulespecError
+from tests.paths import ROOT, TESTS
+from tests.switches import on_and_off
+
+SPECS = sorted((ROOT / "games").glob("*.yaml")) + sorted((TESTS / "games").glob("*.yaml"))
+DECISIONS = 600     # per game: past set-up and into the play of every shipped game
+
+
+def cases():
+    for path in SPECS:
+        data = yaml.safe_load(path.read_text())
+        players = data.get("players") or {}
+        for variant in [None, *sorted(data.get("variants") or {})]:
+            yield pytest.param(str(path), variant, range(players.get("min", 2), players.get("max", 2) + 1),
+                               id=f"{path.stem}-{variant or 'base'}")
+
+
+def saves(game, players, seed) -> list:
+    """The save at every decision of a random game (the first DECISIONS), and the last."""
+    st, rng, out = game.new_state(players, seed), random.Random(seed), []
+    while not st.is_terminal() and len(out) < DECISIONS:
+        options = st.legal_actions()
+        out.append(st.to_json(spec=False))
+        st.apply(options[rng.randrange(len(options))])
+    return out + [st.to_json(spec=False)]
+
+
+@pytest.mark.parametrize("spec,variant,counts", cases())
+def test_shipped_games_are_the_same_with_and_without_python_locals(spec, variant, counts, monkeypatch):
+    on, off = on_and_off(monkeypatch, Compiler, "quiet_locals", spec, variant=variant)
+    for players in counts:
+        for seed in range(2):
+            assert saves(on, players, seed) == saves(off, players, seed), (players, seed)
+
+
+LOCALS_SPEC = '''game: Locals
+players: {min: 2, max: 2}
+globals:
+  total: {start: 0}
+  log: {start: []}
+per_player:
+  coins: {start: 0}
+functions:
+  twice: {params: [x], expr: "x + x"}
+  deep: {params: [n], expr: "0 if n == 0 else 1 + deep(n - 1)"}
+procedures:
+  closures:
+    params: [p, n]
+    do: |
+      grid = [[0, 0], [n, 0]]
+      grid[0][1] = n + 1
+      total += grid[0][1]
+      best = max(n, grid[0][1], by=0 - it)
+      total += best
+      grid[1][0] = 7
+      log = append(log, grid[1][0])
+  answered:
+    params: [p]
+    do: |
+      got = 1
+      got = choose one of [5] by p
+      total += got
+      got = got + 1
+      for k in [1, 2]:
+          total += got
+          got = choose one of [k * 10] by p
+      total += got
+      got = got + 1
+      left = 2
+      while left > 0 and got > 3:
+          total += got
+          got = choose one of [left - 1] by p
+          left -= 1
+      total += got
+  asks:
+    params: [p, n]
+    do: |
+      a = n
+      b = twice(a)
+      for k in [1, 2] where k != b:
+          c = a + k
+          pick = choose one of [c, c + 1] by p
+          p.coins += pick
+          a = c
+      total += a + b
+  loops:
+    params: [n]
+    do: |
+      for i in range(n):
+          for j in range(i):
+              i = i + j
+              total += i
+          total += i
+      k = n
+      for k in [k + 1, k + 2]:
+          total += k
+      total += k
+      xs = [k for k in [1, 2, 3] if k > n]
+      total += count(xs) + k
+      if n > 1:
+          fresh = n
+      else:
+          fresh = 0 - n
+      total += fresh
+  shadows:
+    params: [p, n]
+    do: |
+      n = n + 1
+      p.coins += n
+      for p in players:
+          p.coins += twice(n)
+      total += [n for n in [n, 2 * n]][1]
+  faulty:
+    params: [n]
+    do: |
+      if n > 2:
+          late = 1
+      total += late + roll(1) + 10 // (n - 3)
+  faulty_loop:
+    params: [n]
+    do: |
+      for k in range(n):
+          early = k
+      total += early
+  recurse:
+    params: [n]
+    do: |
+      depth = n
+      total += deep(depth)
+flow: |
+  while total < 3000:
+      for p in players:
+          closures(p, total % 3)
+          answered(p)
+          loops(total % 4)
+          shadows(p, total % 5)
+          asks(p, total % 3)
+          CALL
+scoring:
+  score: "p.coins"
+'''
+
+
+def locals_games(monkeypatch, call="pass"):
+    return on_and_off(monkeypatch, Compiler, "quiet_locals", "locals.yaml",
+                      text=LOCALS_SPEC.replace("CALL", call))
+
+
+def every_save(game, seed) -> list:
+    """The save at every decision, each loaded and answered too, and the end."""
+    st, rng, out = game.new_state(2, seed), random.Random(seed), []
+    while not st.is_terminal():
+        choice = rng.randrange(len(st.legal_actions()))
+        copy = game.state_from_json(st.to_json())
+        copy.apply(choice)
+        out += [st.to_json(spec=False), copy.to_json(spec=False)]
+        st.apply(choice)
+    return out + [st.to_json(spec=False)]
+
+
+def test_closures_decisions_loops_and_shadowing_read_what_env_holds(monkeypatch):
+    """An item stored by closures, a closure reading locals, a decision answered at
+    once (one option) into a local read after it, in a loop and in a while's test,
+    nested loops that change their variable, a variable read after its loop,
+    comprehension variables and parameters shadowing locals, and a procedure that
+    stops at decisions with locals in env and a loop's place (its saves): the same
+    as with env alone."""
+    on, off = locals_games(monkeypatch)
+    for seed in range(3):
+        ours = every_save(on, seed)
+        assert ours == every_save(off, seed)
+        assert '"proc:asks"' in ours[0]     # saved where `asks` stopped
+    st = on.new_state(2, 0)
+    while not st.is_terminal():
+        st.apply(0)
+    final = st.to_json(spec=False)
+    assert '"log":[7' in final.replace(" ", "")
+
+
+def _fault(game) -> str:
+    with pytest.raises(RulespecError) as caught:
+        st = game.new_state(2, 0)
+        while not st.is_terminal():
+            st.apply(0)
+    return str(caught.value)
+
+
+@pytest.mark.parametrize("call,words", [
+    ("faulty(total % 3)", "has no value here"),     # `late` never given a value
+    ("faulty(3)", "by zero"),
+    ("faulty_loop(total % 2)", "has no value here"),
+    ("recurse(100000)", "too deeply"),
+])
+def test_an_error_in_a_quiet_procedure_is_said_and_placed_alike(call, words, monkeypatch):
+    on, off = locals_games(monkeypatch, call)
+    message = _fault(on)
+    assert message == _fault(off)
+    assert words in message and "locals.yaml:" in message, message
+
+
+def test_reads_come_from_python_locals():
+    """The switch does something: a parameter read twice and a loop's variable are
+    Python locals in the generated function, while a local an answer was stored
+    into is read from env after it."""
+    import builtins
+
+    import interpreter.engine.compile as compile_module
+    sources, real = {}, builtins.compile
+
+    def spy(source, filename, *args, **kwargs):
+        sources[filename] = source
+        return real(source, filename, *args, **kwargs)
+    compile_module.compile = spy
+    try:
+        load_game("locals.yaml", text=LOCALS_SPEC.replace("CALL", "pass"))
+    finally:
+        del compile_module.compile
+    asks = sources["<rulespec proc:asks>"]
+    assert "_a" in asks and "= env[" in asks.splitlines()[1]     # a parameter read at entry
+    answered = sources["<rulespec proc:answered>"]
+    assert answered.count("env[") > answered.count("= env[")     # `got` read from env after answers
