@@ -23,7 +23,7 @@ from .flow import _at_boundary as at_boundary, _check_end as check_end
 from .functions import FUNCTIONS, _items, int_range
 from .values import Seat, sort_key as _key
 
-new_object = object.__new__    # a Decision made as its slots (_turn_form), without a call of __init__
+new_object = object.__new__    # a Decision or Frame made as its slots, without a call of __init__
 ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul,
          "//": operator.floordiv, "%": operator.mod}
 
@@ -1114,9 +1114,11 @@ class Compiler:
     def run_phase(self, node, scope):
         key, name = "phase:" + node.name, node.name
 
-        def enter(st, fr):
+        def enter(st, fr):      # Frame(key, {}, fr.secret), made as its slots
             st.phase = name
-            st.stack.append(Frame(key, {}, fr.secret))
+            frame = new_object(Frame)
+            frame.proc, frame.env, frame.secret, frame.pc = key, {}, fr.secret, 0
+            st.stack.append(frame)
         self.emit(node, enter, writes=False)
 
     def signal(self, node, scope):

@@ -21,6 +21,7 @@ from .flow import Frame, Option, Program, guarded, quiet_exit
 from .functions import _items, start_meter
 from .values import Seat, display
 
+_new = object.__new__
 STEP_BUDGET = Limits.steps     # the default; a spec's `limits: {steps: N}` changes it
 
 
@@ -107,10 +108,12 @@ class Action:
         return faults.explain_expression(error, st, self.when or self.items, env, rule)
 
     def frame(self, player, bound, parent: Frame) -> Frame:
-        env = {"player": player}
-        if self.var:
-            env[self.var] = bound
-        return Frame(self.key, env, parent.secret or bool(parent.env.get("$secret")))
+        """The frame of this action chosen with `bound`, made as its slots (flow.Frame)."""
+        frame = _new(Frame)
+        frame.proc, frame.pc = self.key, 0
+        frame.env = {"player": player, self.var: bound} if self.var else {"player": player}
+        frame.secret = parent.secret or bool(parent.env.get("$secret"))
+        return frame
 
 
 class StaticTable:

@@ -16,7 +16,7 @@ import pytest
 
 from interpreter.engine import boards
 from interpreter.engine.flow import Frame
-from interpreter.engine.game import Game, load_game
+from interpreter.engine.game import Action, Game, load_game
 from tests.paths import ROOT, TESTS
 from tests.playout import every_state
 from tests.shipped import shipped
@@ -748,9 +748,11 @@ def test_quiet_triggers_run_as_functions_and_change_no_game(monkeypatch):
         assert any('"trigger:echo gains"' in state for state in states)   # stopped in a trigger
         assert any('"trigger:ask secretly"' in state for state in states)
     made = []   # no frame of a trigger that runs as a function, nor of what signals one,
-    # but where one stops at a decision (gain, whose `echo gains` asks for a gain of 3)
-    init = Frame.__init__
+    # but where one stops at a decision (gain, whose `echo gains` asks for a gain of 3);
+    # an action's frame is made as its slots, without Frame.__init__ (Action.frame)
+    init, frame = Frame.__init__, Action.frame
     monkeypatch.setattr(Frame, "__init__", lambda fr, proc, *a, **k: (made.append(proc), init(fr, proc, *a, **k))[1])
+    monkeypatch.setattr(Action, "frame", lambda action, *a: (made.append(action.key), frame(action, *a))[1])
     counts = []
     for game in (fast, slow):
         made.clear()

@@ -11,7 +11,7 @@ import pytest
 
 from interpreter import load_game
 from interpreter.engine.game import Game
-from interpreter.engine.flow import Decision, Option, ask
+from interpreter.engine.flow import Decision, Frame, Option, ask
 from rulespec.errors import IllegalAction
 from tests.paths import ROOT, TESTS
 from tests.playout import every_state
@@ -186,3 +186,88 @@ def test_a_turn_until_done_goes_on_or_comes_back_as_the_per_statement_run(ends, 
         saves = [every_state(game, seed) for game in games]
         assert saves[0] == saves[1]
         assert json.loads(saves[0][-1])["ended_by"] == ("rich" if ends else "the flow ended")
+
+
+SECRET_PHASE_SPEC = """
+game: Frames
+players: {min: 2, max: 2}
+globals:
+  round: {start: 0}
+per_player:
+  gold: {start: 0, visibility: owner}
+flow: |
+  while round < 3:
+      round += 1
+      secretly for p in players:
+          turn p: dig, rest
+      phase quiet
+phases:
+  quiet:
+    do: |
+      for p in players:
+          turn p: dig, rest
+actions:
+  dig:
+    for: n in [1, 2]
+    do: |
+      k = choose one of [n, n + 1] by player
+      player.gold += k
+  rest:
+    do: |
+      player.gold += 1
+"""
+
+
+def frame_slots(frame) -> tuple:
+    """A frame's four slots (getattr raises on one never set), its env by content."""
+    assert type(frame) is Frame
+    return frame.proc, frame.pc, dict(frame.env), frame.secret
+
+
+@pytest.mark.parametrize("straight", [True, False], ids=["sampled forms", "per-statement forms"])
+def test_frames_made_as_their_slots_are_those_frame_makes(straight, monkeypatch):
+    """A phase's frame (compile.py's run_phase `enter`), an action's (Action.frame)
+    and a clone's copy (Frame.copy) are made as their object and slots, without
+    Frame.__init__: each is what Frame(proc, env, secret, pc) makes from the same
+    values, secret or not (a turn inside `secretly`, one in a phase entered from
+    outside it), at every decision of random games, and a copy's env is its own."""
+    monkeypatch.setattr(Game, "straight", straight)
+    game = load_game("frames.yaml", text=SECRET_PHASE_SPEC)
+    seen = set()
+    for seed in range(4):
+        st, rng = game.new_state(2, seed), random.Random(seed)
+        while not st.is_terminal():
+            for frame in st.stack:
+                proc, pc, env, secret = frame_slots(frame)
+                assert type(proc) is str and type(pc) is int and type(secret) is bool
+                assert frame_slots(Frame(proc, env, secret, pc)) == (proc, pc, env, secret)
+                seen.add((proc.split(":")[0], secret or bool(env.get("$secret"))))
+            top = st.stack[-1]
+            assert top.secret == (st.pending.secret if top.proc.startswith("action:") else top.secret)
+            copy = st.clone()
+            assert [frame_slots(f) for f in copy.stack] == [frame_slots(f) for f in st.stack]
+            assert all(a.env is not b.env for a, b in zip(copy.stack, st.stack))
+            st.apply(rng.randrange(len(st.legal_actions())))
+    # actions' frames are pushed where they stop at a decision (dig's choose one):
+    # within the secret loop and in the phase entered outside it
+    assert {("action", True), ("action", False), ("phase", False)} <= seen
+
+
+def test_phase_and_action_frames_take_their_secret_from_the_frame_beneath():
+    """enter and Action.frame give the frame Frame(...) gives, for a parent frame
+    secret or not, with or without a `$secret` count in its env."""
+    game = load_game("frames.yaml", text=SECRET_PHASE_SPEC)
+    enter = next(f for f in game.programs["flow"].code if getattr(f, "__name__", "") == "enter")
+    dig = game.actions["dig"]
+    for parent in (Frame("flow", {}), Frame("flow", {}, True), Frame("flow", {"$secret": 1}),
+                   Frame("flow", {"$secret": 0}, True)):
+        st = game.new_state(2, 0)
+        depth = len(st.stack)
+        enter(st, parent)
+        assert len(st.stack) == depth + 1 and st.phase == "quiet"
+        assert frame_slots(st.stack[-1]) == frame_slots(Frame("phase:quiet", {}, parent.secret))
+        secret = parent.secret or bool(parent.env.get("$secret"))
+        assert frame_slots(dig.frame(1, 2, parent)) == frame_slots(
+            Frame("action:dig", {"player": 1, "n": 2}, secret))
+        copy = parent.copy()
+        assert frame_slots(copy) == frame_slots(parent) and copy.env is not parent.env
