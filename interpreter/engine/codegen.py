@@ -153,6 +153,7 @@ class ExpressionSource:
         # parameter's test at entry; "zone"): its reads need no test (see `proof`)
         self.proven: dict = {}
         self.walked = None          # what the items of the last `walk` are proven to be
+        self.looped = None          # what the elements of the last `_loop`'s list are proven to be
         self._constant_proofs: dict = {}   # id(constant list or map) -> (it, its proof)
         # the loops (`_loop`) being written, innermost last: [counter before its variable,
         # {read: local}] for the reads to compute once before it; None stops the search
@@ -413,6 +414,7 @@ class ExpressionSource:
         finally:
             self.locals, self.has_env = saved
             self._expanding.pop()
+        self._carry(value, result)
         return lines + first + [f"{result} = {value}"]
 
     # ----------------------------------------------------------- statements
@@ -597,7 +599,8 @@ class ExpressionSource:
                 value = local
                 if isinstance(part, ast.Comprehension):
                     lines += self._loop(local, part.var, part.iter, part.cond, part.elt, scope)
-                    self._prove(local, "list")
+                    # a list of what its elements are proven, if they are (a zone's cards)
+                    self._prove(local, "list:" + self.looped if self.looped else "list")
                 elif isinstance(part, (ast.And, ast.Or, ast.IfExp)) and _lowers(part, through):
                     first, value = self._branches(local, part, scope)
                     lines += first
@@ -714,6 +717,7 @@ class ExpressionSource:
                 body += test_lines + [f"if not ({test}):", "    continue"]
             elt_lines, item = self.lowered(elt, inner) if elt is not None else ([], value)
             body += elt_lines + [f"{result}.append({item})"] * (result is not None)
+            looped = self.proof(item)
         finally:
             self.loops.pop()
             if saved is None:
@@ -723,6 +727,7 @@ class ExpressionSource:
         lines += [f"{local} = {read}" for read, local in frame[1].items()] + walk
         lines += [f"{result} = []"] * (result is not None) + [head]
         lines += ["    " + line for line in body]
+        self.looped = looped    # what every element appended is proven (lowered)
         return lines if result is not None else (lines, item)
 
     def _define(self, head, body, filename):
@@ -1168,6 +1173,14 @@ class ExpressionSource:
                 and not node.kwargs and self.by_loops and self.by_kinds):
             return node.args[0]
         return None
+
+    def items_proof(self, x) -> str | None:
+        """What each item of a `for` statement's walk of generated value `x` is proven
+        to be: a zone's cards, a list's proven items; None when not known."""
+        proof = self.proof(x)
+        if proof == "zone":
+            return "card"
+        return proof[5:] or None if base(proof) == "list" else None
 
     def loop_items(self, node, scope):
         """(lines, Python iterable): the items a `for` statement walks, a copy of

@@ -320,10 +320,13 @@ class Compiler:
         # its items read what held before it; its test and body what holds at every
         # turn (its variable just stored, less what the body may store into env alone)
         before, drops = self._fork(), self._drops(stmt.body, scope)
+        proof = self._item_proof(stmt, scope)
         if self._synced is not None:
             self._unsync_all(drops)
             var = self._synced[stmt.var] = self._ident(stmt.var)
         turn = self._fork()
+        if proof is not None:
+            source.proven[var] = proof
         outer, self._suspends = self._suspends, False
         body, body_pcs = [], []
         self._loops.append((key, items, index))
@@ -335,6 +338,7 @@ class Compiler:
             self._secret_loops -= secret
         suspends = self._suspends
         self._suspends = outer or suspends
+        source.proven.pop(var, None)     # before the loop, its variable is what it was
         if before is not None:
             source.locals = before
             self._synced = {n: i for n, i in before.items() if n not in drops}
@@ -357,7 +361,10 @@ class Compiler:
         self._add(lines, pcs, [f"{pad}    env[{source.const(stmt.var)}] = {var}"], pc + 1)
         if getattr(stmt, "where", None) is not None:
             source.locals = turn if turn is not None else source.locals
+            if proof is not None:
+                source.proven[var] = proof
             first, where = source.lowered(stmt.where, scope)
+            source.proven.pop(var, None)
             self._add(lines, pcs, [f"{pad}    {line}" for line in first]
                       + [f"{pad}    if not ({where}):", f"{pad}        continue"], pc + 1)
         lines.extend(body)
@@ -430,6 +437,28 @@ class Compiler:
         """`_synced` where branches meet: what holds at the end of every one of them."""
         if self._synced is not None:
             self._synced = {n: i for n, i in ends[0].items() if all(n in end for end in ends[1:])}
+
+    def _item_proof(self, stmt, scope) -> str | None:
+        """What a quiet function's `for` variable surely is in its body, read as a
+        Python local there (codegen `proof`: its reads need no test): what each item
+        of its walk is proven (a zone's cards, the cards of a comprehension over a
+        zone), where the body stores nothing into the variable."""
+        if self._synced is None or self._stores_into(stmt.body, stmt.var):
+            return None
+        source = self._source()
+        return source.items_proof(source.lowered(stmt.iter, scope)[1])
+
+    @staticmethod
+    def _stores_into(stmts, name) -> bool:
+        """Whether statements (or those inside them) may store into local `name`."""
+        for stmt in stmts:
+            for node in ast.walk(stmt):
+                target = getattr(node, "target", None)
+                while isinstance(target, ast.Index):
+                    target = target.obj
+                if isinstance(target, ast.Name) and target.id == name or getattr(node, "var", None) == name:
+                    return True
+        return False
 
     def _stop_lines(self) -> list:
         """Where the lines stop at a decision: each open loop's place, into its key."""
@@ -719,12 +748,17 @@ class Compiler:
             self._add(lines, pcs, test + [f"st.fired[{fired}] = st.fired.get({fired}, 0) + 1"], 0)
             start = 1
         self._idents, self._synced = {}, ({} if self.quiet_locals else None)
+        nothing = source.fresh("nothing", NOTHING)
         try:
             self._add(lines, pcs, self._entry_lines(key, body, scope), start)
-            self._body(body, scope, start, 0, lines, pcs)
+            entry = self._fork()
+            general, general_pcs = [], []
+            self._body(body, scope, start, 0, general, general_pcs)
+            self._proven_body(body, scope, start, entry, general, lines, pcs, nothing)
+            lines += general
+            pcs += general_pcs
         finally:
             self._idents, self._synced, source.locals = {}, None, {}
-        nothing = source.fresh("nothing", NOTHING)
         text = "\n".join([f"def {ident}(st, env, secret, inside):"] + ["    " + line for line in lines]
                          + [f"    return {nothing}"])
         code = compile(text, f"<rulespec {key}>", "exec")
@@ -753,6 +787,42 @@ class Compiler:
                 self._synced[param] = ident = self._ident(param)
                 lines.append(f"{ident} = env[{self._source().const(param)}]")
         return lines
+
+    def _proven_body(self, body, scope, start, entry, general, lines, pcs, nothing) -> None:
+        """Where the parameters read at entry (`entry`: name -> Python local) that the
+        body only tests for a card, or only for a seat, are tested for it once there,
+        the body written again for them proven so (codegen `proof`: none of its reads
+        tests them), ahead of the `general` lines that any other values take: when
+        that saves three tests or more (one in a loop counts twice), as a spec
+        function's entry guard does for two (codegen._entry_guard): in a procedure,
+        tests in an `if` and its `else` count both, though one of them runs."""
+        from .codegen import seat_test
+        source, text = self._source(), "\n".join(general)
+        proofs = {}
+        for name, ident in (entry or {}).items():
+            seat, card = text.count(f"{ident}.__class__ is _Seat"), text.count(f"{ident}.__class__ is str and {ident} in ")
+            if bool(seat) != bool(card) and not self._stores_into(body, name):
+                proofs[ident] = "seat" if seat else "card"
+        if not proofs:
+            return
+        source.proven.update(proofs)
+        self._synced, self._suspends, self._loops = dict(entry), False, []
+        fast, fast_pcs = [], []
+        try:
+            self._body(body, scope, start, 1, fast, fast_pcs)
+        except NotStraight:     # nested past what one function holds: the general lines only
+            return
+        finally:
+            for ident in proofs:
+                del source.proven[ident]
+        if _class_tests(general) - _class_tests(fast) < 3:
+            return
+        guard = " and ".join(seat_test(i) if proof == "seat" else f"{i}.__class__ is str and {i} in _CARDS"
+                             for i, proof in proofs.items())
+        self._add(lines, pcs, [f"if {guard}:"], start)
+        lines += fast
+        pcs += fast_pcs
+        self._add(lines, pcs, [f"    return {nothing}"], fast_pcs[-1])
 
     def _body(self, stmts, scope, pc, depth, lines, pcs) -> int:
         lines.append("    " * depth + "pass")
@@ -1359,6 +1429,19 @@ def _reads(stmts, names, weight, counts=None) -> dict:
                     if isinstance(node, ast.Name) and node.id in names:
                         counts[node.id] = counts.get(node.id, 0) + inner
     return counts
+
+
+def _class_tests(lines) -> int:
+    """The class tests in generated lines, one inside a `for` or `while` counted twice."""
+    count, loops = 0, []     # indents of the loops the line is in
+    for line in lines:
+        indent = len(line) - len(line.lstrip())
+        while loops and loops[-1] >= indent:
+            loops.pop()
+        count += line.count("__class__ is") * (2 if loops else 1)
+        if line.lstrip().startswith(("for ", "while ")):
+            loops.append(indent)
+    return count
 
 
 class NotStraight(Exception):

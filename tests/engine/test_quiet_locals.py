@@ -53,6 +53,13 @@ globals:
   log: {start: []}
 per_player:
   coins: {start: 0}
+cards:
+  token:
+    in: pile
+    attrs: {value: 2}
+    list: [{name: t1}, {name: t2, value: 3}]
+zones:
+  pile: {visibility: public}
 functions:
   twice: {params: [x], expr: "x + x"}
   deep: {params: [n], expr: "0 if n == 0 else 1 + deep(n - 1)"}
@@ -135,6 +142,13 @@ procedures:
       for k in range(n):
           early = k
       total += early
+  tally:
+    params: [c, n]
+    do: |
+      for k in range(n):
+          total += c.value + k + roll(1)
+      if c.value > 2:
+          total += c.value
   recurse:
     params: [n]
     do: |
@@ -148,6 +162,7 @@ flow: |
           loops(total % 4)
           shadows(p, total % 5)
           asks(p, total % 3)
+          tally(top(pile), total % 3)
           CALL
 scoring:
   score: "p.coins"
@@ -201,8 +216,9 @@ def _fault(game) -> str:
 @pytest.mark.parametrize("call,words", [
     ("faulty(total % 3)", "has no value here"),     # `late` never given a value
     ("faulty(3)", "by zero"),
-    ("faulty_loop(total % 2)", "has no value here"),
+    ("faulty_loop(0)", "has no value here"),
     ("recurse(100000)", "too deeply"),
+    ("tally(total % 2, 2)", "locals.yaml:"),     # a number where tally's body is written for a card
 ])
 def test_an_error_in_a_quiet_procedure_is_said_and_placed_alike(call, words, monkeypatch):
     on, off = locals_games(monkeypatch, call)
@@ -230,5 +246,11 @@ def test_reads_come_from_python_locals():
         del compile_module.compile
     asks = sources["<rulespec proc:asks>"]
     assert "_a" in asks and "= env[" in asks.splitlines()[1]     # a parameter read at entry
+    tally = sources["<rulespec proc:tally>"].splitlines()
+    c = tally[1].split(" = ")[0].strip()      # c, read from env at entry
+    guard = tally.index(f"    if {c}.__class__ is str and {c} in _CARDS:")
+    fast = tally[guard + 1:tally.index("        return " + tally[-1].split()[-1])]
+    assert fast and not any(f"{c}.__class__" in line for line in fast)      # c proven a card there
+    assert any(f"{c}.__class__" in line for line in tally[guard + len(fast):])  # tested in the general lines
     answered = sources["<rulespec proc:answered>"]
     assert answered.count("env[") > answered.count("= env[")     # `got` read from env after answers
