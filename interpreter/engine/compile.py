@@ -1465,6 +1465,7 @@ def _turn_form(game, key, player, actions, until_done, where, fallback, shared, 
     known = []      # one instruction's fact, found once the game's end checks are planned
     chosen = {}     # action name -> (action, its function or None, its key, its var, its exit checks)
     asked_at = []   # (file, line) of this instruction: its decisions' `where`
+    limit = game.bounds.size    # set before any rule is compiled, never changed
 
     def unchecked(fr):
         """No end condition is checked after this instruction: nothing can end the
@@ -1486,14 +1487,17 @@ def _turn_form(game, key, player, actions, until_done, where, fallback, shared, 
         env = fr.env
         if IN in env:   # answered: (action, value) or "done"
             choice = env.pop(IN)
-            if choice == "done":
+            if choice.__class__ is not tuple and choice == "done":     # (no tuple == str in C)
                 del env[key]
                 if then is not None:
                     fr.pc = at + 1
                     then(st, fr)
                 return
             name, bound = choice
-            action, function, fired, var, checks = chosen.get(name) or action_of(name)
+            try:
+                action, function, fired, var, checks = chosen[name]
+            except KeyError:
+                action, function, fired, var, checks = action_of(name)
             counts = st.fired
             counts[fired] = counts.get(fired, 0) + 1
             who = env[key][0]
@@ -1559,7 +1563,7 @@ def _turn_form(game, key, player, actions, until_done, where, fallback, shared, 
             namer = namers[st.n]
         except KeyError:
             namer = namers[st.n] = game.table(st.n).name_options
-        if size > 1 and size <= game.bounds.size:
+        if 1 < size <= limit:
             # flow.ask's usual case, written in (labels and namer as given: ask keeps
             # them so): a real choice within the limit waits here as the decision
             fr.pc = pc = fr.pc - 1

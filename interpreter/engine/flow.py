@@ -384,6 +384,8 @@ def run(st, action=NOTHING, finish_when_done: bool = True) -> None:
         st.pending = None
         st.decisions += 1
         st.stack[-1].env[IN] = value
+    elif st.pending is not None or st.over:
+        return      # nothing runs: a decision waits, or the game is over
     if st.trace is not None or st.explicit is not None:
         _run_stepped(st, finish_when_done)
         return
@@ -402,7 +404,9 @@ def run(st, action=NOTHING, finish_when_done: bool = True) -> None:
     fr = program = None
     pc = 0
     try:
-        while stack and st.pending is None and not st.over:
+        # nothing is pending here (a decision that waits returns at once), and a
+        # game that ends clears the stack (State.finish)
+        while stack:
             fr = stack[-1]
             program = programs[fr.proc]
             code, size, end_checks = program.loop

@@ -11,7 +11,7 @@ import pytest
 
 from interpreter import load_game
 from interpreter.engine.game import Game
-from interpreter.engine.flow import Decision, Frame, Option, ask
+from interpreter.engine.flow import Decision, Frame, Option, ask, run
 from rulespec.errors import IllegalAction
 from tests.paths import ROOT, TESTS
 from tests.playout import every_state
@@ -271,3 +271,40 @@ def test_phase_and_action_frames_take_their_secret_from_the_frame_beneath():
             Frame("action:dig", {"player": 1, "n": 2}, secret))
         copy = parent.copy()
         assert frame_slots(copy) == frame_slots(parent) and copy.env is not parent.env
+
+
+@pytest.mark.parametrize("size, refused", [(5, True), (6, False)])
+def test_a_turn_over_the_size_limit_is_refused_in_the_same_words(size, refused):
+    """A turn reads the game's size limit once, when it is compiled (it is set
+    before any rule is): a turn of 6 options under `limits: {size: 5}` is refused
+    as flow.ask refuses it; under size 6 it waits as the decision (dig, pay 1-3,
+    rest, done: 6 options)."""
+    text = UNTIL_DONE_SPEC.replace("END", "").replace(
+        "players: {min: 2, max: 2}", f"players: {{min: 2, max: 2}}\nlimits: {{size: {size}}}").replace(
+        "  rest:\n", "  pay:\n    for: n in [1, 2, 3]\n    do: |\n      player.gold += n\n  rest:\n").replace(
+        "dig, rest", "dig, pay, rest")
+    game = load_game("until.yaml", text=text)
+    if not refused:
+        assert len(game.new_state(2, 0).legal_actions()) == 6
+        return
+    with pytest.raises(Exception, match=r"a decision of 6 options, over the limit of 5 \(limits: size\)"):
+        game.new_state(2, 0)
+
+
+@pytest.mark.parametrize("spec", SPECS[:3], ids=lambda p: p.rsplit("/", 1)[-1][:-5])
+def test_running_a_game_that_waits_or_is_over_changes_nothing(spec):
+    """flow.run without an answer returns at once where a decision waits or the
+    game is over (the run loop then tests only that frames are left: nothing is
+    pending inside it, and a game that ends clears its stack): the same save after
+    it at every decision, the very decision still pending, and at the end."""
+    game = load(spec)
+    st, rng = game.new_state(game.max_players, 0), random.Random(0)
+    while True:
+        before, decision = st.to_json(), st.pending
+        run(st)
+        assert st.to_json() == before and st.pending is decision     # not asked again
+        if st.is_terminal():
+            break
+        assert st.stack and not st.over
+        st.apply(rng.randrange(len(st.legal_actions())))
+    assert not st.stack
