@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import yaml
+
 from interpreter.engine.codegen import ExpressionSource
 from interpreter.engine.compile import Compiler
 from interpreter.engine.game import Game, load_game
@@ -26,6 +28,23 @@ CACHES = frozenset({"_tables", "starting_zones", "_chance_order", "meter"})
 PATCHABLE = (Game, Compiler, ExpressionSource)
 AS_SHIPPED = {cls: dict(vars(cls)) for cls in PATCHABLE}     # read before any test runs
 _LOADED: dict[tuple, tuple[Game, tuple]] = {}    # (path, file, variant) -> (game, its fingerprint)
+
+
+def shipped_specs() -> list[Path]:
+    """Every shipped spec file, games/ first, each folder sorted by name."""
+    return [path for folder in FOLDERS for path in sorted(folder.glob("*.yaml"))]
+
+
+def specs_and_variants() -> list[tuple[Path, str | None, range]]:
+    """(spec file, variant, player counts) for every shipped spec and each of its
+    variants (None: the base game), in a fixed order, for parametrize."""
+    found = []
+    for path in shipped_specs():
+        data = yaml.safe_load(path.read_text())
+        players = data.get("players") or {}
+        counts = range(players.get("min", 2), players.get("max", 2) + 1)
+        found += [(path, variant, counts) for variant in [None, *sorted(data.get("variants") or {})]]
+    return found
 
 
 def shipped(path, variant: str | None = None) -> Game:

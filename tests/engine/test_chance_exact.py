@@ -10,24 +10,18 @@ from __future__ import annotations
 import random
 
 import pytest
-import yaml
 
 from interpreter import load_game
-from tests.paths import ROOT, TESTS
-from tests.shipped import shipped
+from tests.paths import ROOT
+from tests.shipped import shipped, specs_and_variants
 
-SPECS = sorted((ROOT / "games").glob("*.yaml")) + sorted((TESTS / "games").glob("*.yaml"))
 STEPS = 250     # chance nodes and decisions per game: enough to pass set-up, deals and reshuffles
 
 
-def cases():
-    for path in SPECS:
-        data = yaml.safe_load(path.read_text())
-        players = data.get("players") or {}
-        counts = sorted({players.get("min", 2), players.get("max", 2)})
-        for variant in [None, *sorted(data.get("variants") or {})]:
-            for n in counts:
-                yield pytest.param(path, variant, n, id=f"{path.stem}-{variant or 'base'}-{n}p")
+def cases() -> list:
+    return [pytest.param(path, variant, n, id=f"{path.stem}-{variant or 'base'}-{n}p")
+            for path, variant, counts in specs_and_variants()
+            for n in sorted({counts[0], counts[-1]})]
 
 
 def play(game, players: int, seed: int, answers: int):

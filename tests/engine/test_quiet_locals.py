@@ -7,25 +7,19 @@ at the same place with the switch on and off."""
 import random
 
 import pytest
-import yaml
 
 from interpreter.engine.compile import Compiler
 from interpreter.engine.game import load_game
 from rulespec.errors import RulespecError
-from tests.paths import ROOT, TESTS
+from tests.shipped import specs_and_variants
 from tests.switches import on_and_off
 
-SPECS = sorted((ROOT / "games").glob("*.yaml")) + sorted((TESTS / "games").glob("*.yaml"))
 DECISIONS = 600     # per game: past set-up and into the play of every shipped game
 
 
-def cases():
-    for path in SPECS:
-        data = yaml.safe_load(path.read_text())
-        players = data.get("players") or {}
-        for variant in [None, *sorted(data.get("variants") or {})]:
-            yield pytest.param(str(path), variant, range(players.get("min", 2), players.get("max", 2) + 1),
-                               id=f"{path.stem}-{variant or 'base'}")
+def cases() -> list:
+    return [pytest.param(str(path), variant, counts, id=f"{path.stem}-{variant or 'base'}")
+            for path, variant, counts in specs_and_variants()]
 
 
 def saves(game, players, seed) -> list:
