@@ -547,6 +547,7 @@ def _failing_quiet(error):
         code = frame.f_code
         if code.co_name.startswith("_quiet"):
             fn = frame.f_globals.get(code.co_name)
+            fn = getattr(fn, "__wrapped__", fn)    # quiet_exit's wrapper may stand in its place
             if fn is not None and getattr(fn, "__code__", None) is code:
                 found = (fn.program, fn.pcs.get(tb.tb_lineno, 0), frame.f_locals.get("env"))
         tb = tb.tb_next
@@ -624,6 +625,7 @@ def quiet_exit(fn, checks, unfired=_NEVER):
             if st.over:
                 raise GameEnded
         return result
+    call.__wrapped__ = fn    # _failing_quiet finds fn's statements through the wrapper
     return call
 
 

@@ -6,7 +6,8 @@ import re
 import pytest
 
 from interpreter import load_game
-from interpreter.engine import faults
+from interpreter.engine import faults, game as game_module
+from interpreter.engine.flow import quiet_exit
 from rulespec.errors import RuleError
 
 PYTHON_WORDS = re.compile(r"TypeError|KeyError|ValueError|IndexError|ZeroDivisionError|"
@@ -189,6 +190,28 @@ flow: |
     assert error.message.startswith("[1, 2, 3] (a list) has no item 7 (a number)")
     assert error.message.endswith("(in trigger listen)")
     assert (error.line, error.col) == (25, 12)
+
+
+@pytest.mark.parametrize("rules, call, where", [
+    ("procedures:\n  bump:\n    params: [k]\n    do: |\n", "bump(0)", "procedure bump"),
+    ("signals: {ping: [k]}\ntriggers:\n  bump:\n    on: ping\n    do: |\n", "signal ping(0)", "trigger bump"),
+])
+def test_an_error_in_a_quiet_function_with_end_checks_is_located_there(rules, call, where, monkeypatch):
+    """A quiet procedure or trigger that changes what an end condition reads runs
+    wrapped (flow.quiet_exit); its error is still placed at its own statement,
+    not at the statement that called it."""
+    spec = (BASE + rules + "      n += 1\n      n += 10 // k\n"
+            + "end:\n  enough: {when: \"n > 100\"}\nflow: |\n  " + call + "\n")
+    wrapped = []
+    monkeypatch.setattr(game_module, "quiet_exit", lambda fn, *a, **k: wrapped.append(fn) or quiet_exit(fn, *a, **k))
+    game = load_game("t.yaml", text=spec)
+    assert [fn.program for fn in wrapped] == [where.replace("procedure ", "proc:").replace(" ", ":")]
+    with pytest.raises(RuleError) as caught:
+        game.new_state(2, 0)
+    error = caught.value
+    assert error.message == f"cannot divide 10 (a number) by zero (in {where})"
+    assert error.line == spec.splitlines().index("      n += 10 // k") + 1
+    assert error.col == len("      n += 10 // k") - len("10 // k") + 1
 
 
 @pytest.mark.parametrize("exc, words", [
