@@ -1,6 +1,7 @@
 """Errors that remain possible at play are said in words, at the exact line and
 column of the failing part inside the block scalar, with the rule and the
 values involved — never a Python exception's name or text (issue 12, item 6)."""
+import itertools
 import re
 
 import pytest
@@ -8,6 +9,7 @@ import pytest
 from interpreter import load_game
 from interpreter.engine import faults, game as game_module
 from interpreter.engine.flow import quiet_exit
+from interpreter.engine.game import Game
 from rulespec.errors import RuleError
 
 PYTHON_WORDS = re.compile(r"TypeError|KeyError|ValueError|IndexError|ZeroDivisionError|"
@@ -212,6 +214,50 @@ def test_an_error_in_a_quiet_function_with_end_checks_is_located_there(rules, ca
     assert error.message == f"cannot divide 10 (a number) by zero (in {where})"
     assert error.line == spec.splitlines().index("      n += 10 // k") + 1
     assert error.col == len("      n += 10 // k") - len("10 // k") + 1
+
+
+def _quiet_cases() -> list:
+    """Rules (pytest params) where `n += 10 // k` fails with k = 0: in a procedure, a trigger
+    and an action, straight, in a loop or in a procedure they call, with and without
+    an end condition reading n (which wraps quiet functions in flow.quiet_exit)."""
+    fail = "n += 10 // k"
+    inner = "  inner:\n    params: [k]\n    do: |\n      n += 1\n      " + fail + "\n"
+    bodies = ["      n += 1\n      " + fail + "\n",
+              "      for c in cards(pile):\n          n += 1\n          " + fail + "\n",
+              "      if n >= 0:\n          inner(k)\n"]
+    cases = []
+    for end, (shape, body) in itertools.product(["", 'end:\n  enough: {when: "n > 100"}\n'],
+                                                zip(["straight", "loop", "call"], bodies)):
+        proc = "procedures:\n  bump:\n    params: [k]\n    do: |\n" + body + inner + end
+        action = "procedures:\n" + inner + "actions:\n  bump:\n    do: |\n      k = ASK\n" + body + \
+            "  wait: {do: pass}\n" + end + "flow: |\n  turn players[0]: bump, wait\n"
+        named = {
+            "procedure": proc + "flow: |\n  bump(0)\n",
+            "procedure in a loop": proc + "flow: |\n  for p in players:\n      n += 1\n      bump(0)\n",
+            "trigger": "signals: {ping: [k]}\nprocedures:\n" + inner + "triggers:\n  bump:\n    on: ping\n"
+                       "    do: |\n" + body + end + "flow: |\n  signal ping(0)\n",
+            "action": action.replace("ASK", "0"),
+            "action that asks": action.replace("ASK", "choose one of [0] by player")}
+        cases += [pytest.param(rules, id=f"{name}-{shape}-{'end' if end else 'no end'}")
+                  for name, rules in named.items()]
+    return cases
+
+
+@pytest.mark.parametrize("rules", _quiet_cases())
+def test_errors_are_the_same_with_and_without_quiet_functions(rules, monkeypatch):
+    """Game._compile(quiet=False) runs every procedure, trigger and action statement
+    by statement: an error is said in the same words at the same place either way."""
+    def error(spec):
+        with pytest.raises(RuleError) as caught:
+            state = load_game("t.yaml", text=spec).new_state(2, 0)
+            for _ in range(50):
+                state.apply(state.legal_actions()[0])
+        return caught.value.message, caught.value.line, caught.value.col
+    quiet = error(BASE + rules)
+    compile_all = Game._compile
+    monkeypatch.setattr(Game, "_compile", lambda self, rules, quiet=True: compile_all(self, rules, quiet=False))
+    assert error(BASE + rules) == quiet
+    assert "by zero" in quiet[0]
 
 
 @pytest.mark.parametrize("exc, words", [
