@@ -11,6 +11,7 @@ import pytest
 from interpreter.engine.compile import Compiler
 from interpreter.engine.game import load_game
 from rulespec.errors import RulespecError
+from tests.playout import every_state
 from tests.shipped import specs_and_variants
 from tests.switches import on_and_off
 
@@ -168,18 +169,6 @@ def locals_games(monkeypatch, call="pass"):
                       text=LOCALS_SPEC.replace("CALL", call))
 
 
-def every_save(game, seed) -> list:
-    """The save at every decision, each loaded and answered too, and the end."""
-    st, rng, out = game.new_state(2, seed), random.Random(seed), []
-    while not st.is_terminal():
-        choice = rng.randrange(len(st.legal_actions()))
-        copy = game.state_from_json(st.to_json())
-        copy.apply(choice)
-        out += [st.to_json(spec=False), copy.to_json(spec=False)]
-        st.apply(choice)
-    return out + [st.to_json(spec=False)]
-
-
 def test_closures_decisions_loops_and_shadowing_read_what_env_holds(monkeypatch):
     """An item stored by closures, a closure reading locals, a decision answered at
     once (one option) into a local read after it, in a loop and in a while's test,
@@ -189,8 +178,8 @@ def test_closures_decisions_loops_and_shadowing_read_what_env_holds(monkeypatch)
     as with env alone."""
     on, off = locals_games(monkeypatch)
     for seed in range(3):
-        ours = every_save(on, seed)
-        assert ours == every_save(off, seed)
+        ours = every_state(on, seed)
+        assert ours == every_state(off, seed)
         assert '"proc:asks"' in ours[0]     # saved where `asks` stopped
     st = on.new_state(2, 0)
     while not st.is_terminal():
