@@ -9,8 +9,8 @@ import pytest
 from interpreter import load_game
 from interpreter.engine import faults, game as game_module
 from interpreter.engine.flow import quiet_exit
-from interpreter.engine.game import Game
 from rulespec.errors import RuleError
+from tests.engine.test_cache_equivalence import fault_both_ways
 
 PYTHON_WORDS = re.compile(r"TypeError|KeyError|ValueError|IndexError|ZeroDivisionError|"
                           r"AttributeError|RecursionError|OverflowError|MemoryError|"
@@ -245,19 +245,11 @@ def _quiet_cases() -> list:
 
 @pytest.mark.parametrize("rules", _quiet_cases())
 def test_errors_are_the_same_with_and_without_quiet_functions(rules, monkeypatch):
-    """Game._compile(quiet=False) runs every procedure, trigger and action statement
-    by statement: an error is said in the same words at the same place either way."""
-    def error(spec):
-        with pytest.raises(RuleError) as caught:
-            state = load_game("t.yaml", text=spec).new_state(2, 0)
-            for _ in range(50):
-                state.apply(state.legal_actions()[0])
-        return caught.value.message, caught.value.line, caught.value.col
-    quiet = error(BASE + rules)
-    compile_all = Game._compile
-    monkeypatch.setattr(Game, "_compile", lambda self, rules, quiet=True: compile_all(self, rules, quiet=False))
-    assert error(BASE + rules) == quiet
-    assert "by zero" in quiet[0]
+    """With straight lines off (Game.straight) every procedure, trigger and action
+    runs statement by statement: an error is said in the same words at the same
+    place (FILE:LINE:COL) either way."""
+    message = fault_both_ways(monkeypatch, BASE + rules, answers=2)
+    assert "by zero" in message, message
 
 
 @pytest.mark.parametrize("exc, words", [
