@@ -21,6 +21,7 @@ from rulespec.limits import check_number
 from .flow import IN, NOTHING, RET, Decision, Frame, Program, Suspended, ask, call_lines, jump_link, skip_turn, straight_look
 from .flow import _at_boundary as at_boundary, _check_end as check_end
 from .functions import FUNCTIONS, _items, int_range
+from .quiet_locals import DECISIONS as _DECISIONS, QuietLocals
 from .values import Seat, sort_key as _key
 
 new_object = object.__new__    # a Decision or Frame made as its slots, without a call of __init__
@@ -28,13 +29,13 @@ ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul,
          "//": operator.floordiv, "%": operator.mod}
 
 
-class Compiler:
+class Compiler(QuietLocals):
     # A map's or list's item stored by generated code (_item_store_lines), not by
     # closures; off only where a test compares games with it and without it.
     item_stores = True
-    # A quiet function's locals read from Python locals (`_synced`), each store written
-    # to both, so env stays exact for whatever reads it (frames made where it stops,
-    # closures, errors); off only where a test compares games with it and without it.
+    # A quiet function's locals read from Python locals (quiet_locals.py), each store
+    # written to both, so env stays exact for whatever reads it (frames made where it
+    # stops, closures, errors); off only where a test compares games with it and without it.
     quiet_locals = True
 
     def __init__(self, game, names):
@@ -375,91 +376,6 @@ class Compiler:
             self._add(lines, pcs, [f"{pad}env['$secret'] -= 1"], after)
         return after + 1
 
-    # ------------------------------------------- a quiet function's Python locals
-    def _ident(self, name) -> str:
-        """The Python local of local `name` in the quiet function being written."""
-        ident = self._idents.get(name)
-        if ident is None:
-            ident = self._idents[name] = self._source().fresh("a")
-        return ident
-
-    def _local_name(self, target, scope):
-        """The local a store into `target` (or into an item of it) changes, or None."""
-        while isinstance(target, ast.Index):
-            target = target.obj
-        return target.id if isinstance(target, ast.Name) and target.id in scope else None
-
-    def _kept(self, target, scope, where) -> str:
-        """The place a store writes: `where` (env's) and, for a local of a quiet
-        function with quiet_locals, its Python local too (`_a3 = env[_k5]`), which
-        then holds env's value (`_synced`)."""
-        if self._synced is None or not isinstance(target, ast.Name) or target.id not in scope:
-            return where
-        ident = self._synced[target.id] = self._ident(target.id)
-        return f"{ident} = {where}"
-
-    def _current(self, target, where) -> str:
-        """What an update reads of its target: the Python local where it holds env's value."""
-        if self._synced is not None and isinstance(target, ast.Name):
-            return self._synced.get(target.id, where)
-        return where
-
-    def _unsync(self, target, scope) -> None:
-        """A store into `target` that only env sees: its local is read from env again."""
-        name = self._local_name(target, scope)
-        if self._synced is not None and name is not None:
-            self._synced.pop(name, None)
-
-    def _unsync_all(self, names) -> None:
-        for name in names if self._synced is not None else ():
-            self._synced.pop(name, None)
-
-    def _drops(self, stmts, scope) -> set:
-        """The locals that statements (and those inside them) may store into env alone:
-        a decision's target, an item stored by closures (_env_forms)."""
-        found = set()
-        for stmt in stmts:
-            for node in ast.walk(stmt):
-                target = getattr(node, "target", None)
-                closures = isinstance(target, ast.Index) and not (
-                    self.item_stores and isinstance(target.obj, ast.Name))
-                if node.rule in _DECISIONS or node.rule == "auction" or closures:
-                    found.add(self._local_name(target, scope))
-        found.discard(None)
-        return found
-
-    def _fork(self, synced=None) -> dict | None:
-        """A copy of `_synced` (or of `synced`), to write a branch from or join it."""
-        synced = self._synced if synced is None else synced
-        return None if synced is None else dict(synced)
-
-    def _join(self, *ends) -> None:
-        """`_synced` where branches meet: what holds at the end of every one of them."""
-        if self._synced is not None:
-            self._synced = {n: i for n, i in ends[0].items() if all(n in end for end in ends[1:])}
-
-    def _item_proof(self, stmt, scope) -> str | None:
-        """What a quiet function's `for` variable surely is in its body, read as a
-        Python local there (codegen `proof`: its reads need no test): what each item
-        of its walk is proven (a zone's cards, the cards of a comprehension over a
-        zone), where the body stores nothing into the variable."""
-        if self._synced is None or self._stores_into(stmt.body, stmt.var):
-            return None
-        source = self._source()
-        return source.items_proof(source.lowered(stmt.iter, scope)[1])
-
-    @staticmethod
-    def _stores_into(stmts, name) -> bool:
-        """Whether statements (or those inside them) may store into local `name`."""
-        for stmt in stmts:
-            for node in ast.walk(stmt):
-                target = getattr(node, "target", None)
-                while isinstance(target, ast.Index):
-                    target = target.obj
-                if isinstance(target, ast.Name) and target.id == name or getattr(node, "var", None) == name:
-                    return True
-        return False
-
     def _stop_lines(self) -> list:
         """Where the lines stop at a decision: each open loop's place, into its key."""
         return [f"    env[{key}] = [{items}, {index}]" for key, items, index in reversed(self._loops)]
@@ -766,27 +682,6 @@ class Compiler:
         fn = source.ns[ident]
         fn.pcs = dict(enumerate(pcs + [pcs[-1]], start=2))
         fn.program = key
-
-    def _entry_lines(self, key, body, scope) -> list:
-        """Lines reading into Python locals (`_synced`) the parameters surely in env at
-        the start of quiet function `key` (a procedure's, which every call passes; an
-        action's player and variable) that its body reads twice or more (a read in
-        a loop counts twice): one read of env then, for reads of a Python local."""
-        if self._synced is None or key.startswith("trigger:"):
-            return []
-        kind, name = key.split(":", 1)
-        if kind == "proc":
-            params = self.names.procedures[name]
-        else:
-            var = self.game.actions[name].var if name in getattr(self.game, "actions", {}) else None
-            params = ["player"] + ([var] if var else [])
-        reads = _reads(body, set(params) & scope, 1)
-        lines = []
-        for param in params:
-            if reads.get(param, 0) >= 2:
-                self._synced[param] = ident = self._ident(param)
-                lines.append(f"{ident} = env[{self._source().const(param)}]")
-        return lines
 
     def _proven_body(self, body, scope, start, entry, general, lines, pcs, nothing) -> None:
         """Where the parameters read at entry (`entry`: name -> Python local) that the
@@ -1402,33 +1297,11 @@ class Compiler:
 
 # statements with a body, which _straight may write as one function
 _COMPOUND = {"for_stmt", "if_stmt", "while_stmt", "secretly"}
-# decisions whose instruction, answered, goes on to the next one: straight lines run it
-_DECISIONS = {"choose_one", "choose_number", "choose_several"}
 # blocks nested in one straight-line function; Python refuses over 20 nested loops
 STRAIGHT_DEPTH = 12
 # runs of straight statements one block offers (Compiler.block): the whole, and the
 # rests after statements that may stop at a decision, at most this many in all
 RESUMED_RUNS = 4
-
-
-def _reads(stmts, names, weight, counts=None) -> dict:
-    """{name: how often statements read it}, for `names`; a read inside a loop counts
-    `weight` twice (nested loops more), as it is run more than once."""
-    counts = {} if counts is None else counts
-    for stmt in stmts:
-        inner = weight * 2 if stmt.rule in ("for_stmt", "while_stmt", "secretly") else weight
-        for field in stmt.__slots__:
-            value = getattr(stmt, field)
-            if field in ("body", "orelse", "options") and isinstance(value, list):
-                for part in value:
-                    _reads(part.body if part.rule == "menu_option" else [part], names, inner, counts)
-                continue
-            parts = value if isinstance(value, list) else list(value.values()) if isinstance(value, dict) else [value]
-            for part in parts:
-                for node in ast.walk(part) if isinstance(part, ast.Node) else ():
-                    if isinstance(node, ast.Name) and node.id in names:
-                        counts[node.id] = counts.get(node.id, 0) + inner
-    return counts
 
 
 def _class_tests(lines) -> int:
