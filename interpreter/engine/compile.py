@@ -417,7 +417,7 @@ class Compiler(QuietLocals):
             raise NotStraight
         source = self._source()
         params = self.names.procedures[call.func]
-        args = ", ".join(f"{source.const(p)}: {source.source(a, scope)}" for p, a in zip(params, call.args))
+        args = "".join(f", {source.source(a, scope)}" for a in call.args[:len(params)])
         result = source.fresh("r")
         tail = [f"if {result} is not {source.fresh('nothing', NOTHING)}:",
                 f"    env[{source.const(RET)}] = {result}"]
@@ -425,7 +425,7 @@ class Compiler(QuietLocals):
         # on the stack (a quiet action's function): its end checks wait (quiet_exit)
         inside = self._inside()
         if call.func not in self.asking:
-            return [f"{result} = {name}(st, {{{args}}}, False, {inside})"] + tail
+            return [f"{result} = {name}(st, False, {inside}{args})"] + tail
         # it may stop at a decision: the caller's frame goes on after the call (pc + 1)
         self._suspends = True
         key, pc = self._quiet_key, self._call_pc
@@ -437,7 +437,7 @@ class Compiler(QuietLocals):
                     f"    return {result}"]
         else:
             stop = [f"    fr.pc = {pc + 1}", f"    st.stack.extend(reversed({result}))", "    return"]
-        return [f"{result} = {name}(st, {{{args}}}, {secret}, {inside})",
+        return [f"{result} = {name}(st, {secret}, {inside}{args})",
                 f"if {result}.__class__ is {source.fresh('Suspended', Suspended)}:"] + self._stop_lines() + stop + tail
 
     def _quiet_assign(self, stmt, scope, pc, pad, lines, pcs) -> int:
@@ -502,7 +502,7 @@ class Compiler(QuietLocals):
             # of a trigger still running, so its end checks wait (flow._at_boundary)
             under = inside if i == len(keys) - 1 else "True"
             call = self._quiet_trigger(trigger)
-            lines.append(f"{result} = {call}(st, dict({values}), {secret}, {under})")
+            lines.append(f"{result} = {call}(st, {secret}, {under}, dict({values}))")
             if trigger not in self.asking:
                 continue
             self._suspends = True
@@ -645,9 +645,10 @@ class Compiler(QuietLocals):
 
     def _quiet_function(self, key, ident, body, scope) -> None:
         """The whole body of quiet procedure, action or trigger `key` ("proc:NAME") as
-        a generated function f(state, env, secret, inside) (secret: its frame's, see
-        Frame; inside: an action's or trigger's function runs beneath it, which the
-        stack does not show, see quiet_exit), bound under `ident`. It returns what its
+        a generated function f(state, secret, inside, *params) (secret: its frame's,
+        see Frame; inside: an action's or trigger's function runs beneath it, which
+        the stack does not show, see quiet_exit; params: a procedure's arguments, an
+        action's player and value, a trigger's env), bound under `ident`. It returns what its
         `return` gives, NOTHING when it ends without one. A trigger's (body given as
         (statements, when)) first does its frame's first instruction (game._fires):
         it returns None where `when` does not hold, else counts the firing. Its lines
@@ -666,16 +667,17 @@ class Compiler(QuietLocals):
         self._idents, self._synced = {}, ({} if self.quiet_locals else None)
         nothing = source.fresh("nothing", NOTHING)
         try:
-            self._add(lines, pcs, self._entry_lines(key, body, scope), start)
-            entry = self._fork()
+            params, entry_lines, entry = self._entry_lines(key, body, scope)
+            self._add(lines, pcs, entry_lines, start)
+            at_entry = self._fork()
             general, general_pcs = [], []
             self._body(body, scope, start, 0, general, general_pcs)
-            self._proven_body(body, scope, start, entry, general, lines, pcs, nothing)
+            self._proven_body(body, scope, start, (entry, at_entry), general, lines, pcs, nothing)
             lines += general
             pcs += general_pcs
         finally:
             self._idents, self._synced, source.locals = {}, None, {}
-        text = "\n".join([f"def {ident}(st, env, secret, inside):"] + ["    " + line for line in lines]
+        text = "\n".join([f"def {ident}({', '.join(['st', 'secret', 'inside', *params])}):"] + ["    " + line for line in lines]
                          + [f"    return {nothing}"])
         code = compile(text, f"<rulespec {key}>", "exec")
         exec(code, source.ns)  # noqa: S102 — source built only from generated identifiers
@@ -684,8 +686,9 @@ class Compiler(QuietLocals):
         fn.program = key
 
     def _proven_body(self, body, scope, start, entry, general, lines, pcs, nothing) -> None:
-        """Where the parameters read at entry (`entry`: name -> Python local) that the
-        body only tests for a card, or only for a seat, are tested for it once there,
+        """Where the parameters the body reads twice or more (`entry`: (name -> Python
+        local, `_synced` at entry)) that it only tests for a card, or only for a seat,
+        are tested for it once there,
         the body written again for them proven so (codegen `proof`: none of its reads
         tests them), ahead of the `general` lines that any other values take: when
         that saves three tests or more (one in a loop counts twice), as a spec
@@ -693,6 +696,7 @@ class Compiler(QuietLocals):
         tests in an `if` and its `else` count both, though one of them runs."""
         from .codegen import seat_test
         source, text = self._source(), "\n".join(general)
+        entry, at_entry = entry
         proofs = {}
         for name, ident in (entry or {}).items():
             seat, card = text.count(f"{ident}.__class__ is _Seat"), text.count(f"{ident}.__class__ is str and {ident} in ")
@@ -701,7 +705,7 @@ class Compiler(QuietLocals):
         if not proofs:
             return
         source.proven.update(proofs)
-        self._synced, self._suspends, self._loops = dict(entry), False, []
+        self._synced, self._suspends, self._loops = dict(at_entry), False, []
         fast, fast_pcs = [], []
         try:
             self._body(body, scope, start, 1, fast, fast_pcs)
@@ -1381,8 +1385,8 @@ def _turn_form(game, key, player, actions, until_done, where, fallback, shared, 
                 return
             if until_done:
                 env[key] = [who, True]
-            local = {"player": who, var: bound} if var else {"player": who}
-            result = function(st, local, fr.secret or ("$secret" in env and env["$secret"] != 0), True)
+            secret = fr.secret or ("$secret" in env and env["$secret"] != 0)
+            result = function(st, secret, True, who, bound) if var else function(st, secret, True, who)
             if result.__class__ is Suspended:
                 if not until_done:
                     env[key] = [who, True]

@@ -614,8 +614,8 @@ def quiet_exit(fn, checks, unfired=_NEVER):
     as a quiet action's or trigger's function (compile.py) that called it. unfired:
     what a trigger's function returns where its `when` does not hold (None), whose
     frame is dropped with nothing checked (game._fires)."""
-    def call(st, env, secret, inside):
-        result = fn(st, env, secret, inside)
+    def call(st, secret, inside, *args):
+        result = fn(st, secret, inside, *args)
         if result.__class__ is Suspended:   # its frame is not over
             return result
         if result is unfired:

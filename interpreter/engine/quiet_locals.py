@@ -19,10 +19,10 @@ With `Compiler.quiet_locals` on, reads of a local come from a Python local
   written: an `if` forks it and joins what holds at the end of every branch
   (`_fork`, `_join`); a loop's test and body see what holds at every turn,
   less what the body may store into env alone;
-- parameters the body reads twice or more (a read in a loop counts twice) are
-  read from env once at entry (`_entry_lines`); a `for` variable the body never
-  stores into keeps the proof of its items' kind (`_item_proof`: codegen reads
-  it with no class test).
+- a procedure's or action's parameters come as Python arguments, its env made
+  of them at entry (`_entry_lines`); a `for` variable the body never stores into
+  keeps the proof of its items' kind (`_item_proof`: codegen reads it with no
+  class test).
 
 The switch is off only where a test compares games with it and without it
 (tests/engine/test_quiet_locals.py): the same saves at every decision, the same
@@ -127,26 +127,35 @@ class QuietLocals:
                     return True
         return False
 
-    def _entry_lines(self, key, body, scope) -> list:
-        """Lines reading into Python locals (`_synced`) the parameters surely in env at
-        the start of quiet function `key` (a procedure's, which every call passes; an
-        action's player and variable) that its body reads twice or more (a read in
-        a loop counts twice): one read of env then, for reads of a Python local."""
-        if self._synced is None or key.startswith("trigger:"):
-            return []
+    def _params(self, key) -> list:
+        """The parameters quiet function `key` takes as Python arguments, in order: a
+        procedure's ("proc:NAME"), an action's player and variable; none for a
+        trigger's, whose values come in its env."""
         kind, name = key.split(":", 1)
         if kind == "proc":
-            params = self.names.procedures[name]
-        else:
+            return list(self.names.procedures[name])
+        if kind == "action":
             var = self.game.actions[name].var if name in getattr(self.game, "actions", {}) else None
-            params = ["player"] + ([var] if var else [])
+            return ["player"] + ([var] if var else [])
+        return []
+
+    def _entry_lines(self, key, body, scope) -> tuple:
+        """(the Python parameters of quiet function `key`, one local each (_params);
+        the lines at its start that make its env of them, in their order, as a
+        caller's frame would; the parameters `_proven_body` may prove: those the body
+        reads twice or more, a read in a loop counting twice). With quiet_locals
+        every parameter is read from its Python local (`_synced`)."""
+        params = self._params(key)
+        idents = [self._ident(param) for param in params]
+        if key.startswith("trigger:"):
+            return ["env"], [], ({} if self._synced is not None else None)
+        # literal keys: one BUILD_CONST_KEY_MAP, not a global read per key
+        lines = [f"env = {{{', '.join(f'{param!r}: {i}' for param, i in zip(params, idents))}}}"]
+        if self._synced is None:
+            return idents, lines, None
+        self._synced.update(zip(params, idents))
         reads = reads_of(body, set(params) & scope, 1)
-        lines = []
-        for param in params:
-            if reads.get(param, 0) >= 2:
-                self._synced[param] = ident = self._ident(param)
-                lines.append(f"{ident} = env[{self._source().const(param)}]")
-        return lines
+        return idents, lines, {p: i for p, i in zip(params, idents) if reads.get(p, 0) >= 2}
 
 
 def reads_of(stmts, names, weight, counts=None) -> dict:

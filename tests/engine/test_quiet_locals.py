@@ -5,6 +5,7 @@ only env sees (a decision's answer, an item stored by closures) sends its reads
 back to env. The same games, saves at every decision, and errors in the same words
 at the same place with the switch on and off."""
 import random
+import re
 
 import pytest
 
@@ -211,8 +212,8 @@ def test_an_error_in_a_quiet_procedure_is_said_and_placed_alike(call, words, mon
 
 
 def test_reads_come_from_python_locals():
-    """The switch does something: a parameter read twice and a loop's variable are
-    Python locals in the generated function, while a local an answer was stored
+    """The switch does something: parameters (Python arguments) and a loop's variable
+    are Python locals in the generated function, while a local an answer was stored
     into is read from env after it."""
     import builtins
 
@@ -228,9 +229,11 @@ def test_reads_come_from_python_locals():
     finally:
         del compile_module.compile
     asks = sources["<rulespec proc:asks>"]
-    assert "_a" in asks and "= env[" in asks.splitlines()[1]     # a parameter read at entry
+    define, entry = asks.splitlines()[:2]     # parameters as Python arguments, env made of them
+    p, n = re.fullmatch(r"def _quiet\d+\(st, secret, inside, (_a\d+), (_a\d+)\):", define).groups()
+    assert entry == f"    env = {{'p': {p}, 'n': {n}}}"
     tally = sources["<rulespec proc:tally>"].splitlines()
-    c = tally[1].split(" = ")[0].strip()      # c, read from env at entry
+    c = re.search(r"inside, (_a\d+),", tally[0])[1]     # c, its first parameter
     guard = tally.index(f"    if {c}.__class__ is str and {c} in _CARDS:")
     fast = tally[guard + 1:tally.index("        return " + tally[-1].split()[-1])]
     assert fast and not any(f"{c}.__class__" in line for line in fast)      # c proven a card there
