@@ -37,6 +37,10 @@ class Compiler(QuietLocals):
     # written to both, so env stays exact for whatever reads it (frames made where it
     # stops, closures, errors); off only where a test compares games with it and without it.
     quiet_locals = True
+    # A sampled turn with one legal option (no real choice) takes it and goes on in
+    # the same call, where the run loop would run the turn again with it next, nothing
+    # checked between (_turn_form); off only where a test compares games with it and without it.
+    one_option_here = True
 
     def __init__(self, game, names):
         self.game = game
@@ -1234,8 +1238,9 @@ class Compiler(QuietLocals):
         # expression's call (codegen writes a local as env[name] too)
         local = node.player.id if (isinstance(node.player, ast.Name)
                                    and self.names.resolve(node.player.id, scope)[0] == "local") else None
-        turn = (game, key, (player, local), node.actions, node.until_done, where, fallback, shared)
-        pc = self.emit(node, _turn_form(*turn, {}))
+        turn = (game, key, (player, local), node.actions, node.until_done, where, fallback, shared,
+                self.one_option_here)
+        pc = self.emit(node, _turn_form(*turn, None))     # (the per-statement run's form)
         if self.straight_lines is not None:
             self.program.swaps[pc] = form = _turn_form(*turn, self.action_functions)
             self.program.link(pc, _turn_link(turn, self.action_functions, form, pc))
@@ -1325,17 +1330,22 @@ class NotStraight(Exception):
     """A statement the straight-line compiler does not write."""
 
 
-def _turn_form(game, key, player, actions, until_done, where, fallback, shared, functions, after=None):
+def _turn_form(game, key, player, actions, until_done, where, fallback, shared, one_here, functions,
+               after=None):
     """A turn's instruction. The chosen action's frame is pushed for the run loop
     (come back to here when it is over), unless it is in `functions` (name -> its
-    function: compile.py's plan_quiet; given only for the sampled run, {} for the
+    function: compile.py's plan_quiet; given only for the sampled run, None for the
     per-statement one): a quiet action runs as a function then, the same in every
     way that can be seen; its frame is made only when it stops at a decision
     (Suspended), and its end checks run where its frame's end would run them. A
     turn of one action then ends here, as come back to it would end (the end checks
     after this instruction run once, on the same state, where they ran twice).
     after: None, or (pc, form) of the next instruction, which a turn that ends
-    runs at once, as the run loop would next (Program.link: _turn_link)."""
+    runs at once, as the run loop would next (Program.link: _turn_link). one_here:
+    where the sampled form finds one legal option, it takes it and goes on (runs
+    the turn again with it) in the same call, as the run loop would next, where no
+    end condition is checked after the turn and its frame is on top of the stack
+    (not a quiet function's new frame) (Compiler.one_option_here)."""
     lister, namers = shared
     player, seat_local = player
     at, then = after or (None, None)
@@ -1343,6 +1353,8 @@ def _turn_form(game, key, player, actions, until_done, where, fallback, shared, 
     chosen = {}     # action name -> (action, its function or None, its key, its var, its exit checks)
     asked_at = []   # (file, line) of this instruction: its decisions' `where`
     limit = game.bounds.size    # set before any rule is compiled, never changed
+    take_one = one_here and functions is not None    # the sampled run's form only
+    functions = {} if functions is None else functions
 
     def unchecked(fr):
         """No end condition is checked after this instruction: nothing can end the
@@ -1377,13 +1389,14 @@ def _turn_form(game, key, player, actions, until_done, where, fallback, shared, 
                 action, function, fired, var, checks = action_of(name)
             counts = st.fired
             counts[fired] = counts.get(fired, 0) + 1
-            who = env[key][0]
+            turn = env[key]
+            who = turn[0]
             if function is None:
                 env[key] = [who, True]   # a new list: clones share frame values
                 fr.pc -= 1   # come back here when the action is over
                 st.stack.append(action.frame(who, bound, fr))
                 return
-            if until_done:
+            if until_done and not turn[1]:  # [who, True] after the first action: kept
                 env[key] = [who, True]
             secret = fr.secret or ("$secret" in env and env["$secret"] != 0)
             result = function(st, secret, True, who, bound) if var else function(st, secret, True, who)
@@ -1451,6 +1464,14 @@ def _turn_form(game, key, player, actions, until_done, where, fallback, shared, 
             decision.kind, decision.where, decision._namer = "action", asked_at[0], namer
             decision.secret = fr.secret or ("$secret" in env and env["$secret"] != 0)
             st.pending = decision
+            return
+        if size == 1 and take_one and not st.ask_forced and st.stack[-1] is fr and (
+                known[0] if known else unchecked(fr)):
+            # flow.ask takes the one option at once (no labels made), and the run loop
+            # would run this turn again with it next, nothing checked between: run
+            # it so here (not in a quiet function's new frame, off the stack)
+            env[IN] = values[0]
+            decide(st, fr)
             return
         value = ask(st, fr, p, values, labels, "action", namer, fresh=True)
         if value is not NOTHING:
