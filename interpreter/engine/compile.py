@@ -935,12 +935,14 @@ class Compiler(QuietLocals):
         return lines + [f"{where} = {check.format(new)}" if check else f"{where} = {new}"]
 
     def _item_store_lines(self, target, value, op, scope):
-        """`m[k] = value` or `m[k] op= value` for m a global's or a local's name, as
-        the closures (setter's set_item) do it, in their order: the value (an update
-        reads m[k] first), then m, a copy of it (clones share values: no map or list
-        changes in place), k, and the copy stored in m. None for any other target."""
+        """`m[k] = value` or `m[k] op= value` for m a global's or a local's name, or a
+        per-player or per-card variable (`p.m`), as the closures (setter's set_item)
+        do it, in their order: the value (an update reads m[k] first), then m, a copy
+        of it (clones share values: no map or list changes in place), k, and the copy
+        stored in m (whose owner `p` is evaluated again there, as set_player's is).
+        None for any other target."""
         source = self._source()
-        place = source.target(target.obj, scope) if isinstance(target.obj, ast.Name) else None
+        place = source.target(target.obj, scope) if isinstance(target.obj, (ast.Name, ast.Attr)) else None
         if place is None:
             return None
         before, where, check = place
@@ -950,11 +952,11 @@ class Compiler(QuietLocals):
             lines = lines + [f"{new} = {value}"]
         else:
             lines = [f"{new} = {source.arith(op, source.source(target, scope), f'({source.source(value, scope)})')}"]
-        return before + lines + [
+        return lines + [
             f"{box} = {source.source(target.obj, scope)}",
             f"{box} = dict({box}) if isinstance({box}, dict) else list({box})",
             f"{box}[{source.source(target.key, scope)}] = {new}",
-            f"{self._kept(target.obj, scope, where)} = {check.format(box) if check else box}"]
+            *before, f"{self._kept(target.obj, scope, where)} = {check.format(box) if check else box}"]
 
     def call_stmt(self, node, scope):
         call = node.call

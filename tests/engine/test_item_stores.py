@@ -1,7 +1,7 @@
 """A map's or list's item stored by generated code (compile.py _item_store_lines)
 plays as the closures store it (setter's set_item): the same values, the same
 copy made (clones share values), the same error in the same words, raised by the
-same part, for a global's or a local's item, set or updated."""
+same part, for a global's, a local's or a player's item, set or updated."""
 import pytest
 
 from interpreter.engine.compile import Compiler
@@ -20,6 +20,8 @@ globals:
   row: {start: [5, 6, 7]}
   total: {start: 0}
   kept: {start: []}
+per_player:
+  bag: {start: {corn: 0}}
 flow: |
   FLOW
 scoring:
@@ -39,6 +41,9 @@ FLOWS = [
     'row[5] = 1',                                                      # past the list's end
     'row[corn] = 1',                                                   # a list's key not a number
     'for g in goods:\n    row[count(row) - 1 + stock[g]] = 1',           # past the end, the 2nd time
+    'for p in players:\n    p.bag[corn] += 2\n    p.bag[wine] = 3\ntotal = players[0].bag[corn] * 10 + players[1].bag[wine]',
+    'players[1].bag[cloth] += 1',                                       # a player's: no such key
+    'players[5].bag[corn] = 1',                                         # no such owner
 ]
 
 
@@ -65,8 +70,9 @@ def test_an_item_store_plays_as_the_closures_play_it(flow, monkeypatch):
     assert generated == outcome(text, False, monkeypatch)
 
 
-def test_an_item_store_is_generated():
-    game = load_game(path="items.yaml", text=SPEC.replace("FLOW", "stock[corn] += 2\n  total = 1"))
+@pytest.mark.parametrize("store", ["stock[corn] += 2", "players[0].bag[corn] += 2"])
+def test_an_item_store_is_generated(store):
+    game = load_game(path="items.yaml", text=SPEC.replace("FLOW", store + "\n  total = 1"))
     code = game.programs["flow"].code[0]
     assert "set_item" not in repr(code.__code__.co_names) and code.__code__.co_filename.startswith("<rulespec")
 
