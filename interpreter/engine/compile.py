@@ -12,6 +12,7 @@ on.
 from __future__ import annotations
 
 import operator
+import re
 
 from rulespec import ast, effects
 from rulespec.builtins import LAZY
@@ -41,6 +42,12 @@ class Compiler(QuietLocals):
     # the same call, where the run loop would run the turn again with it next, nothing
     # checked between (_turn_form); off only where a test compares games with it and without it.
     one_option_here = True
+    # A quiet procedure's or action's function that cannot stop at a decision and gives
+    # its env to nothing (no closure reads it, no local is read where it may have no
+    # value: the text names no `env`) keeps its locals in Python locals alone, with no
+    # env made or written (quiet_locals.py; needs quiet_locals); off only where a test
+    # compares games with it and without it.
+    env_free = True
 
     def __init__(self, game, names):
         self.game = game
@@ -81,6 +88,13 @@ class Compiler(QuietLocals):
         # the locals that surely hold env's value at the line being written (assigned on
         # every path there, through the lines' own stores); None otherwise
         self._synced: dict | None = None
+        # writing a quiet function without env (env_free); whether its calls keep a
+        # procedure's value for a later `x = procedure(...)` as env does (_quiet_call)
+        self._env_free = False
+        self._stale_ret = False
+        # procedures with a `return` (plan_quiet): any other's function returns
+        # NOTHING (or Suspended), so a call of it leaves no value in env
+        self._returning: set | None = None
 
     # ------------------------------------------------------------- plumbing
     def where(self, node):
@@ -363,7 +377,8 @@ class Compiler(QuietLocals):
                                            f"{pad}for {var} in {items}:"], pc)
         else:
             self._add(lines, pcs, first + [f"{pad}for {var} in {iterable}:"], pc)
-        self._add(lines, pcs, [f"{pad}    env[{source.const(stmt.var)}] = {var}"], pc + 1)
+        if not self._env_free:
+            self._add(lines, pcs, [f"{pad}    env[{source.const(stmt.var)}] = {var}"], pc + 1)
         if getattr(stmt, "where", None) is not None:
             source.locals = turn if turn is not None else source.locals
             if proof is not None:
@@ -413,18 +428,25 @@ class Compiler(QuietLocals):
         self._asked_in = "fr" if key is None else frame   # the frame it ran in, for a menu
         return pc + 1
 
-    def _quiet_call(self, call, scope) -> list:
+    def _quiet_call(self, call, scope, assign=False) -> list:
         """Lines calling quiet procedure `call.func`'s function, its return value left
-        in env as its `return` leaves it in the caller's frame (see return_)."""
+        in env as its `return` leaves it in the caller's frame (see return_) where
+        anything may read it there; in a function without env (env_free), in
+        `_result` alone. assign: the call of `x = procedure(...)`."""
         name = self.quiet.get(call.func)
         if name is None:
             raise NotStraight
         source = self._source()
         params = self.names.procedures[call.func]
         args = "".join(f", {source.source(a, scope)}" for a in call.args[:len(params)])
-        result = source.fresh("r")
+        result = self._result = source.fresh("r")
         tail = [f"if {result} is not {source.fresh('nothing', NOTHING)}:",
                 f"    env[{source.const(RET)}] = {result}"]
+        returns = self._returning is None or call.func in self._returning
+        if not returns or self._env_free and (assign or not self._stale_ret):
+            # no value to leave, or nothing reads it from env: an assignment takes it
+            # from the call, and no later one could find it left there (_stale_ret)
+            tail = []
         # whether an action or trigger is known to run beneath the call, though not
         # on the stack (a quiet action's function): its end checks wait (quiet_exit)
         inside = self._inside()
@@ -451,9 +473,12 @@ class Compiler(QuietLocals):
         if place is None:
             raise NotStraight
         self._call_pc = pc
-        self._add(lines, pcs, [pad + line for line in self._quiet_call(stmt.value, scope)], pc)
+        self._add(lines, pcs, [pad + line for line in self._quiet_call(stmt.value, scope, assign=True)], pc)
         before, where, check = place
         value = f"env.pop({self._source().const(RET)}, None)"
+        if self._env_free:   # as env.pop: what it returned, or none
+            result, nothing = self._result, self._source().fresh("nothing", NOTHING)
+            value = f"({result} if {result} is not {nothing} else None)"
         store = [f"{self._kept(stmt.target, scope, where)} = {check.format(value) if check else value}"]
         self._add(lines, pcs, [pad + line for line in before + store], pc + 1)
         return pc + 2
@@ -534,6 +559,8 @@ class Compiler(QuietLocals):
         ("trigger:NAME") text and returns its scope. actions: name -> statements of
         the actions, whose quiet ones a `turn` runs as functions. Call before
         compiling any program."""
+        self._returning = {n for n, b in bodies.items()
+                           if any(isinstance(node, ast.Return) for s in b for node in ast.walk(s))}
         # procedures by name, triggers by program key ("trigger:NAME": no procedure's)
         bodies = {**bodies, **{"trigger:" + n: b for n, b in (triggers or {}).items()
                                if not any(isinstance(node, ast.Return) for s in b for node in ast.walk(s))}}
@@ -657,7 +684,26 @@ class Compiler(QuietLocals):
         (statements, when)) first does its frame's first instruction (game._fires):
         it returns None where `when` does not hold, else counts the firing. Its lines
         stand for the instructions of the key's program as `_lines` counts them
-        (block checks the count as it compiles)."""
+        (block checks the count as it compiles). One without env (env_free) carries
+        its locals' names (`env_locals`: ((name, Python local), ...)), from which the
+        error path makes the env it evaluates a failing statement in; None otherwise."""
+        free = (self.env_free and self.quiet_locals and not key.startswith("trigger:")
+                and not self._may_ask(body, self.asking))
+        text, pcs, names = self._quiet_text(key, ident, body, scope, free)
+        if free and _ENV.search(text):    # something reads env after all: write it
+            text, pcs, names = self._quiet_text(key, ident, body, scope, False)
+            free = False
+        source = self._source()
+        code = compile(text, f"<rulespec {key}>", "exec")
+        exec(code, source.ns)  # noqa: S102 — source built only from generated identifiers
+        fn = source.ns[ident]
+        fn.pcs = dict(enumerate(pcs + [pcs[-1]], start=2))
+        fn.program = key
+        fn.env_locals = names if free else None
+
+    def _quiet_text(self, key, ident, body, scope, free) -> tuple:
+        """(the text of _quiet_function's function, the pc of each of its body's lines,
+        ((local name, Python local), ...)); free: with no env (env_free)."""
         lines, pcs = [], []
         self._suspends, self._loops = False, []
         source = self._source()
@@ -669,6 +715,7 @@ class Compiler(QuietLocals):
             self._add(lines, pcs, test + [f"st.fired[{fired}] = st.fired.get({fired}, 0) + 1"], 0)
             start = 1
         self._idents, self._synced = {}, ({} if self.quiet_locals else None)
+        self._env_free, self._stale_ret = free, free and self._assigns_call(body)
         nothing = source.fresh("nothing", NOTHING)
         try:
             params, entry_lines, entry = self._entry_lines(key, body, scope)
@@ -679,15 +726,19 @@ class Compiler(QuietLocals):
             self._proven_body(body, scope, start, (entry, at_entry), general, lines, pcs, nothing)
             lines += general
             pcs += general_pcs
+            names = tuple(self._idents.items())
         finally:
             self._idents, self._synced, source.locals = {}, None, {}
-        text = "\n".join([f"def {ident}({', '.join(['st', 'secret', 'inside', *params])}):"] + ["    " + line for line in lines]
-                         + [f"    return {nothing}"])
-        code = compile(text, f"<rulespec {key}>", "exec")
-        exec(code, source.ns)  # noqa: S102 — source built only from generated identifiers
-        fn = source.ns[ident]
-        fn.pcs = dict(enumerate(pcs + [pcs[-1]], start=2))
-        fn.program = key
+            self._env_free = self._stale_ret = False
+        text = "\n".join([f"def {ident}({', '.join(['st', 'secret', 'inside', *params])}):"]
+                         + ["    " + line for line in lines] + [f"    return {nothing}"])
+        return text, pcs, names
+
+    def _assigns_call(self, stmts) -> bool:
+        """Whether statements store what a procedure returns (`x = procedure(...)`)."""
+        return any(node.rule == "assign" and isinstance(node.value, ast.Call)
+                   and node.value.func in self.names.procedures
+                   for stmt in stmts for node in ast.walk(stmt))
 
     def _proven_body(self, body, scope, start, entry, general, lines, pcs, nothing) -> None:
         """Where the parameters the body reads twice or more (`entry`: (name -> Python
@@ -1306,6 +1357,8 @@ class Compiler(QuietLocals):
         self.emit(node, decide)
 
 
+# a name `env` in generated text: a function written without env reads it (env_free)
+_ENV = re.compile(r"\benv\b")
 # statements with a body, which _straight may write as one function
 _COMPOUND = {"for_stmt", "if_stmt", "while_stmt", "secretly"}
 # blocks nested in one straight-line function; Python refuses over 20 nested loops

@@ -549,9 +549,19 @@ def _failing_quiet(error):
             fn = frame.f_globals.get(code.co_name)
             fn = getattr(fn, "__wrapped__", fn)    # quiet_exit's wrapper may stand in its place
             if fn is not None and getattr(fn, "__code__", None) is code:
-                found = (fn.program, fn.pcs.get(tb.tb_lineno, 0), frame.f_locals.get("env"))
+                found = (fn.program, fn.pcs.get(tb.tb_lineno, 0), _quiet_env(fn, frame.f_locals))
         tb = tb.tb_next
     return found
+
+
+def _quiet_env(fn, local) -> dict | None:
+    """The env of quiet function `fn` whose frame's locals are `local`: its own, or
+    for one written without env (compile.py's env_free) the locals that have a value,
+    as env would hold them (every store into a local was written to both)."""
+    names = getattr(fn, "env_locals", None)
+    if names is None:
+        return local.get("env")
+    return {name: local[ident] for name, ident in names if ident in local}
 
 
 @functools.lru_cache(maxsize=None)

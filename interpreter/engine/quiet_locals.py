@@ -24,7 +24,15 @@ With `Compiler.quiet_locals` on, reads of a local come from a Python local
   keeps the proof of its items' kind (`_item_proof`: codegen reads it with no
   class test).
 
-The switch is off only where a test compares games with it and without it
+A function that cannot stop at a decision (so makes no frame), makes no
+closure and reads every local where it has a value (its text names no `env`)
+has no env at all (`Compiler.env_free`): its locals are Python locals alone,
+its parameters Python arguments, a procedure's value taken from the call. Where
+it fails, the error path (flow._failing_quiet) makes the env it evaluates the
+failing statement in from the Python locals that have a value (the function's
+`env_locals`: every store into a local was a store into its Python local).
+
+Each switch is off only where a test compares games with it and without it
 (tests/engine/test_quiet_locals.py): the same saves at every decision, the same
 errors in the same words at the same place.
 """
@@ -39,8 +47,9 @@ DECISIONS = {"choose_one", "choose_number", "choose_several"}
 class QuietLocals:
     """The Compiler's bookkeeping of a quiet function's Python locals. Needs of its
     host: `_idents` (local name -> Python local, for the function being written),
-    `_synced` (None: not writing one with quiet_locals), `item_stores`,
-    `names`, `game` and `_source()` (codegen.ExpressionSource)."""
+    `_synced` (None: not writing one with quiet_locals), `_env_free` (writing one
+    without env), `item_stores`, `names`, `game` and `_source()`
+    (codegen.ExpressionSource)."""
 
     def _ident(self, name) -> str:
         """The Python local of local `name` in the quiet function being written."""
@@ -58,11 +67,11 @@ class QuietLocals:
     def _kept(self, target, scope, where) -> str:
         """The place a store writes: `where` (env's) and, for a local of a quiet
         function with quiet_locals, its Python local too (`_a3 = env[_k5]`), which
-        then holds env's value (`_synced`)."""
+        then holds env's value (`_synced`); in one without env, its Python local alone."""
         if self._synced is None or not isinstance(target, ast.Name) or target.id not in scope:
             return where
         ident = self._synced[target.id] = self._ident(target.id)
-        return f"{ident} = {where}"
+        return ident if self._env_free else f"{ident} = {where}"
 
     def _current(self, target, where) -> str:
         """What an update reads of its target: the Python local where it holds env's value."""
@@ -150,7 +159,8 @@ class QuietLocals:
         if key.startswith("trigger:"):
             return ["env"], [], ({} if self._synced is not None else None)
         # literal keys: one BUILD_CONST_KEY_MAP, not a global read per key
-        lines = [f"env = {{{', '.join(f'{param!r}: {i}' for param, i in zip(params, idents))}}}"]
+        lines = [] if self._env_free else [
+            f"env = {{{', '.join(f'{param!r}: {i}' for param, i in zip(params, idents))}}}"]
         if self._synced is None:
             return idents, lines, None
         self._synced.update(zip(params, idents))

@@ -150,6 +150,28 @@ procedures:
     do: |
       depth = n
       total += deep(depth)
+  gives:
+    params: [n]
+    do: |
+      if n > 1:
+          return n
+  stale:
+    params: [n]
+    do: |
+      gives(n + 5)
+      got = gives(0)
+      total += 1 if got == none else got
+  fresh:
+    params: [n]
+    do: |
+      got = gives(n)
+      total += 1 if got == none else got
+  divides:
+    params: [n]
+    do: |
+      m = twice(n)
+      for k in range(3):
+          total += (m + k) // (n - k)
 flow: |
   while total < 3000:
       for p in players:
@@ -240,3 +262,68 @@ def test_reads_come_from_python_locals():
     assert any(f"{c}.__class__" in line for line in tally[guard + len(fast):])  # tested in the general lines
     answered = sources["<rulespec proc:answered>"]
     assert answered.count("env[") > answered.count("= env[")     # `got` read from env after answers
+
+
+def sources_of(text) -> dict:
+    """The generated text of each quiet function of spec `text`: {"<rulespec proc:NAME>": text}."""
+    import builtins
+
+    import interpreter.engine.compile as compile_module
+    sources, real = {}, builtins.compile
+
+    def spy(source, filename, *args, **kwargs):
+        sources[filename] = source
+        return real(source, filename, *args, **kwargs)
+    compile_module.compile = spy
+    try:
+        load_game("locals.yaml", text=text)
+    finally:
+        del compile_module.compile
+    return sources
+
+
+def test_functions_that_never_stop_have_no_env():
+    """A procedure that cannot stop at a decision, reads every local where it has a
+    value and makes no closure is written without env (env_free); one that asks,
+    reads a local that may have no value, stores an item by closures or may find a
+    procedure's value left in env by an earlier call is written with it."""
+    sources = sources_of(LOCALS_SPEC.replace("CALL", "pass"))
+    free = {"divides", "fresh", "tally", "recurse", "loops", "shadows", "gives"}
+    for name in free:
+        assert "env" not in sources[f"<rulespec proc:{name}>"], name
+    for name in ("asks", "answered", "faulty", "faulty_loop", "stale"):
+        assert "env = {" in sources[f"<rulespec proc:{name}>"], name
+
+
+def free_games(monkeypatch, call):
+    return on_and_off(monkeypatch, Compiler, "env_free", "locals.yaml",
+                      text=LOCALS_SPEC.replace("CALL", call))
+
+
+@pytest.mark.parametrize("call", ["stale(total % 3)", "fresh(total % 3)", "divides(total % 2 + 5)"])
+def test_functions_without_env_play_alike(call, monkeypatch):
+    """The same saves at every decision with functions written without env and with:
+    a value a procedure left for a later `x = procedure(...)` (stale) too."""
+    on, off = free_games(monkeypatch, call)
+    for seed in range(2):
+        assert every_state(on, seed) == every_state(off, seed)
+
+
+@pytest.mark.parametrize("call,words", [
+    ("divides(1)", "cannot divide 3 (a number) by zero"),     # m + k: 2 + 1, the locals' values
+    ("tally(total % 2, 2)", "locals.yaml:"),
+])
+def test_an_error_without_env_is_said_alike(call, words, monkeypatch):
+    """An error in a function without env is said in the same words at the same place
+    as with env: the error path makes its env of the Python locals that have a value."""
+    on, off = free_games(monkeypatch, call)
+    message = _fault(on)
+    assert message == _fault(off) == _fault(locals_games(monkeypatch, call)[1])
+    assert words in message, message
+
+
+@pytest.mark.parametrize("spec,variant,counts", cases())
+def test_shipped_games_are_the_same_with_and_without_env(spec, variant, counts, monkeypatch):
+    on, off = on_and_off(monkeypatch, Compiler, "env_free", spec, variant=variant)
+    for players in counts[:1]:
+        assert saves(on, players, 0) == saves(off, players, 0), players
