@@ -110,6 +110,11 @@ class ExpressionSource:
     # only raise KeyError or TypeError, and then the exact version runs from the
     # start; off only where a test compares games with it and without it.
     by_speculation = True
+    # Speculating, `+` and `-` on numbers keep a result that is an int well inside the
+    # integer bound (a small int, `small_arith`) and add such ints with no test while
+    # their sum cannot reach the bound; anything else gives the speculation up. Off only
+    # where a test compares games with it and without it.
+    by_small = True
 
     def __init__(self, compiler):
         self.compiler = compiler
@@ -127,6 +132,11 @@ class ExpressionSource:
                    "_PZ": {z: [player_zone(z, i) for i in range(game.max_players)]
                            for z in self.names.player_zones}}
         self.ns["_NIB"] = -limits.integer_bound     # an int's lower bound, negated once, not per test
+        # a small int: strictly within +-_SMALL, so that 2**10 of them add up within the
+        # integer bound (none where that bound is too small for it to matter)
+        small = limits.integer_bound >> 10
+        self.small = small if small >= 2 ** 32 else None
+        self.ns.update(_SMALL=small, _NSMALL=-small, _MISS=_missed)
         # spec functions by generated name; those already compiled are bound now (a
         # scenario step compiled later calls them too), the others as they compile
         self._function_idents = {name: f"_fn{i}" for i, name in enumerate(self.names.functions)}
@@ -152,6 +162,9 @@ class ExpressionSource:
         # guess ("card": a card's id, from a zone's walk; "seat": from players' walk or a
         # parameter's test at entry; "zone"): its reads need no test (see `proof`)
         self.proven: dict = {}
+        # generated source -> M where its value is surely a small int, |value| <= M, its
+        # class int (not a bool nor a seat): by how it is made (`smallness`)
+        self.small_ints: dict = {}
         self.walked = None          # what the items of the last `walk` are proven to be
         self.looped = None          # what the elements of the last `_loop`'s list are proven to be
         self._constant_proofs: dict = {}   # id(constant list or map) -> (it, its proof)
@@ -1011,6 +1024,9 @@ class ExpressionSource:
         proof = self.proof(src)
         if proof is not None:
             self.proven[local] = proof
+        most = self.smallness(src)
+        if most is not None:
+            self.small_ints[local] = most
 
     def src_index(self, node, scope):
         obj, key = self.source(node.obj, scope), self.source(node.key, scope)
@@ -1280,8 +1296,46 @@ class ExpressionSource:
     def src_arith(self, node, scope):
         if node.op not in _ARITH:
             return self.fallback(node, scope)
-        return self.arith(node.op, self.source(node.left, scope), self.source(node.right, scope),
-                          self.kind(node))
+        a, b = self.source(node.left, scope), self.source(node.right, scope)
+        small = self.small_arith(node, a, b)
+        return small if small is not None else self.arith(node.op, a, b, self.kind(node))
+
+    def small_arith(self, node, a, b) -> str | None:
+        """Speculating (by_speculation), `a + b` or `a - b` of numbers (the checker's
+        kind) as a small int (see `small_ints`): with no test where both are small
+        ints whose sum cannot reach the integer bound (a constant, a sum of such, one
+        tested already); else its result tested for a small int once, where arith
+        tests for an int within the bound, a text, or anything else. A result that
+        is not a small int gives the speculation up (_MISS raises TypeError) and the
+        exact version, run from the start, adds as arith does, with its errors in its
+        words: the same value otherwise, since a small int is within the bound. None
+        where it does not apply (by_small off, not speculating, not numbers)."""
+        if not (self.speculating and self.by_small and self.small is not None and node.op in ("+", "-")
+                and not self.in_iterable and self.kind(node) == "number"):
+            return None
+        most = [self.smallness(a), self.smallness(b)]
+        if None not in most and sum(most) < self.compiler.game.bounds.integer_bound:
+            src = f"({a} {node.op} {b})"
+            self.small_ints[src] = sum(most)
+            return src
+        r = self.fresh("r")
+        src = f"({r} if ({r} := {a} {node.op} {b}).__class__ is int and _NSMALL < {r} < _SMALL else _MISS())"
+        self.small_ints[src] = self.small - 1
+        return src
+
+    def smallness(self, src) -> int | None:
+        """M where generated source `src` is surely a small int, |value| <= M (see
+        small_ints): one made so, a constant int, a constant map's int item; None
+        when not known."""
+        most = self.small_ints.get(src)
+        if most is not None or not self.by_small or self.small is None:
+            return most
+        read = re.fullmatch(r"\(?(_k\d+)\)?(?:\[(_k\d+)\])?", src)
+        value = self.ns[read[1]] if read else None
+        if read and read[2] is not None:
+            key = self.ns[read[2]]
+            value = value.get(key) if value.__class__ is dict and key.__class__ in (str, int) else None
+        return abs(value) if value.__class__ is int and abs(value) < self.small else None
 
     def arith(self, op, a, b, kind=None) -> str:
         """`a op b` held to the limits (rulespec/limits.py): an int result of + or -
@@ -1303,8 +1357,17 @@ class ExpressionSource:
                 f"else {r} if {r}.__class__ is str and len({r}) <= _SIZE else _num({r}))")
 
     def src_if_exp(self, node, scope):
-        return (f"({self.source(node.then, scope)} if {self.source(node.cond, scope)} "
-                f"else {self.source(node.orelse, scope)})")
+        then, cond, orelse = (self.source(n, scope) for n in (node.then, node.cond, node.orelse))
+        src = f"({then} if {cond} else {orelse})"
+        most = [self.smallness(then), self.smallness(orelse)]
+        if None not in most:    # a small int either way
+            self.small_ints[src] = max(most)
+        return src
+
+
+def _missed():
+    """A speculation given up (small_arith): the exact version runs from the start."""
+    raise TypeError("not a small int")
 
 
 def checked_multiply(limits):
