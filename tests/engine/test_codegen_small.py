@@ -3,16 +3,16 @@ sum of small ints is added with no test while it cannot reach the integer bound,
 and any other value (a float, a bool, a text, an int near the bound) gives the
 speculation up, so the exact version adds it, with its errors in its words at
 the same place: the same values and errors with by_small on and off."""
-import builtins
 
 import pytest
 
-import interpreter.engine.codegen as codegen
 import interpreter.engine.game as game_module
 from interpreter.engine.codegen import ExpressionSource
 from interpreter.engine.values import Seat
 from rulespec.errors import RulespecError
 from tests.engine.test_cache_equivalence import SPECS, transcript
+from tests.engine.test_codegen_bounds import outcome
+from tests.generated import generated_sources
 from tests.switches import on_and_off
 
 BOUND = 10 ** 40
@@ -54,14 +54,6 @@ def spec(a, b, fn) -> str:
 def games(monkeypatch, a=1, b=2, fn="total"):
     text = spec(a, b, fn)
     return on_and_off(monkeypatch, ExpressionSource, "by_small", path="small.yaml", text=text)
-
-
-def outcome(game):
-    try:
-        st = game.new_state(2, 0)
-    except RulespecError as e:
-        return ("error", str(e))
-    return ("state", st.to_json(spec=False))
 
 
 @pytest.mark.parametrize("fn", ["total", "spread", "doubled"])
@@ -108,27 +100,12 @@ def test_a_value_the_kinds_do_not_foresee_gives_the_same_value_or_error(value, m
         assert seen[0] == [("value", 7), ("value", -4), ("value", 2 + 1.0e308)]
 
 
-def _sources(text) -> dict:
-    """{filename: source} of the code generated for a game of `text`."""
-    sources = {}
-    real = builtins.compile
-
-    def spy(source, filename, *args, **kwargs):
-        sources[filename] = source
-        return real(source, filename, *args, **kwargs)
-    codegen.compile = game_module.compile = spy
-    try:
-        game_module.load_game(path="small.yaml", text=text).new_state(2, 0)
-    finally:
-        del codegen.compile, game_module.compile
-    return sources
-
 
 def test_small_ints_are_added_with_no_test():
     """total's speculating version tests each of its two inner sums once for a small
     int and adds them, and takes 1 away, with no test; its exact version tests every
     sum for an int within the bound."""
-    source = _sources(spec(1, 2, "total"))
+    source = generated_sources(spec(1, 2, "total"), "small.yaml", start=True)
     fast, exact = source["<rulespec function total>"].split("except (KeyError, TypeError):")
     assert fast.count("_MISS()") == 2 and "_IB" not in fast
     assert exact.count("_NIB <") == 4 and "_MISS" not in exact

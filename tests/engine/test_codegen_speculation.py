@@ -4,16 +4,15 @@ value that is no map) a KeyError or TypeError sends the call to its exact
 version, so the same values, the same options and the same error in the same
 words come out with by_speculation on and off; code that changes the state or
 draws by chance is never run twice."""
-import builtins
 
 import pytest
 
-import interpreter.engine.codegen as codegen
 import interpreter.engine.game as game_module
 from interpreter.engine.codegen import ExpressionSource
 from interpreter.engine.values import Seat
 from rulespec.errors import RulespecError
 from tests.engine.test_cache_equivalence import SPECS, transcript
+from tests.generated import generated_sources
 from tests.switches import on_and_off
 
 SPEC = '''game: Guess
@@ -124,26 +123,11 @@ def test_a_fused_turn_that_guesses_wrong_gives_the_exact_options(monkeypatch):
     assert labels[2] == labels[5] == [("bump", None), ("rest", None)]
 
 
-def _sources(text) -> dict:
-    """{filename: source} of the code generated for a game of `text`."""
-    sources = {}
-    real = builtins.compile
-
-    def spy(source, filename, *args, **kwargs):
-        sources[filename] = source
-        return real(source, filename, *args, **kwargs)
-    codegen.compile = game_module.compile = spy
-    try:
-        game_module.load_game(path="guess.yaml", text=text).new_state(2, 0)
-    finally:
-        del codegen.compile, game_module.compile
-    return sources
-
 
 def test_pure_code_speculates_and_code_that_draws_does_not():
     """sum_ab's reads have no test, in a `try` whose exact version follows; lucky
     rolls a die and via_lucky calls it: neither is written twice."""
-    sources = _sources(SPEC.replace("CUT", "0"))
+    sources = generated_sources(SPEC.replace("CUT", "0"), "guess.yaml", start=True)
     for name in ("sum_ab", "c_of"):
         fast, exact = sources[f"<rulespec function {name}>"].split("except (KeyError, TypeError):")
         assert fast.startswith("def _fn(") and "    try:\n" in fast and ".__class__ is dict" not in fast

@@ -13,6 +13,7 @@ from interpreter.engine.compile import Compiler
 from interpreter.engine.game import load_game
 from rulespec.errors import RulespecError
 from tests.playout import every_state
+from tests.generated import generated_sources
 from tests.shipped import specs_and_variants
 from tests.switches import on_and_off
 
@@ -237,19 +238,7 @@ def test_reads_come_from_python_locals():
     """The switch does something: parameters (Python arguments) and a loop's variable
     are Python locals in the generated function, while a local an answer was stored
     into is read from env after it."""
-    import builtins
-
-    import interpreter.engine.compile as compile_module
-    sources, real = {}, builtins.compile
-
-    def spy(source, filename, *args, **kwargs):
-        sources[filename] = source
-        return real(source, filename, *args, **kwargs)
-    compile_module.compile = spy
-    try:
-        load_game("locals.yaml", text=LOCALS_SPEC.replace("CALL", "pass"))
-    finally:
-        del compile_module.compile
+    sources = sources_of(LOCALS_SPEC.replace("CALL", "pass"))
     asks = sources["<rulespec proc:asks>"]
     define, entry = asks.splitlines()[:2]     # parameters as Python arguments, env made of them
     p, n = re.fullmatch(r"def _quiet\d+\(st, secret, inside, (_a\d+), (_a\d+)\):", define).groups()
@@ -266,20 +255,7 @@ def test_reads_come_from_python_locals():
 
 def sources_of(text) -> dict:
     """The generated text of each quiet function of spec `text`: {"<rulespec proc:NAME>": text}."""
-    import builtins
-
-    import interpreter.engine.compile as compile_module
-    sources, real = {}, builtins.compile
-
-    def spy(source, filename, *args, **kwargs):
-        sources[filename] = source
-        return real(source, filename, *args, **kwargs)
-    compile_module.compile = spy
-    try:
-        load_game("locals.yaml", text=text)
-    finally:
-        del compile_module.compile
-    return sources
+    return generated_sources(text, "locals.yaml")
 
 
 def test_functions_that_never_stop_have_no_env():
