@@ -121,4 +121,6 @@ def test_the_runner_stops_a_job_that_never_ends(tmp_path):
     records = {r["label"]: r for r in map(json.loads, done.stdout.splitlines()) if "label" in r}
     assert records["forever"]["code"] == "timeout", done.stdout + done.stderr
     assert records["forever"]["output"] == "did not finish in 1 s of CPU time"
-    assert records["forever"]["cpu"] >= 1 and records["after"]["code"] == 0
+    # the profiling timer counts in the kernel's ticks, process_time by its own clock:
+    # under load the stop came at 0.99 s by the latter (both are CPU time, not wall)
+    assert records["forever"]["cpu"] >= 0.9 and records["after"]["code"] == 0
