@@ -3,8 +3,10 @@
 A plain (unquoted) YAML word in a start value or a constant means what it
 means in a rule: `none` is none, `true` is true, a declared symbol (a
 `one_of` value, a board node, a card's name or kind, an entry of `symbols:`)
-is that symbol, a constant's name is the constant's value, and a simple
-expression of constants (`start_chips + 2`, `-penalty`, `[a, b]`) is its value.
+is that symbol, a constant's name is the constant's value, and an
+expression of constants (`start_chips + 2`, `-penalty`, `[a, b]`, or one
+derived from others: `flatten([[[w, a] for a in areas] for w in pawns])`) is
+its value, computed once here, so a rule reads it as any other constant.
 A bare word that names nothing is an error with a did-you-mean; quoted text
 ("two") stays text. Card attributes are free labels, so only their `none`
 is read (as none).
@@ -17,6 +19,7 @@ from __future__ import annotations
 from . import ast
 from .dsl import parse_expression
 from .errors import RulespecError
+from .limits import Limits
 from .loader import did_you_mean
 
 _SECTIONS = ("globals", "per_player", "per_card")
@@ -61,6 +64,8 @@ class _Reader:
         self.constants = spec.data.get("constants") or {}
         self.done: set = set()
         self.reading: list = []     # constants being read, to find a circle
+        size = Limits.of(spec.data).size    # a spec's own, once the schema has checked it
+        self.walked, self.size = 0, size if isinstance(size, int) else Limits().size
 
     def constant(self, name):
         """The value of constant `name`, read once."""
@@ -124,27 +129,103 @@ class _Reader:
         raise _Refused(f"unknown word '{n}'{did_you_mean(n, known)}: a start value or constant "
                        f"names a symbol, a constant or none; quote it if it is text", node)
 
-    def fold(self, node):
-        """The value of an expression of constants (numbers, lists, + - * // %)."""
+    def fold(self, node, scope=None):
+        """The value of an expression of constants: numbers, texts, lists, a name's
+        value, + - * // %, comparisons, and/or/not, `x if c else y`, an item
+        (`xs[i]`, `m[k]`), a comprehension over a list and `flatten`, so a
+        constant may be derived from others (every pawn with every area) and a
+        variant that changes one changes what is derived from it. `scope`: the
+        comprehensions' variables (name -> value). Raises _Refused at the node
+        that is not of constants, or where the items walked pass the size limit."""
+        scope = scope or {}
         if isinstance(node, (ast.Number, ast.String, ast.Const)):
             return node.value
         if isinstance(node, ast.Name):
-            return self.name(node)
+            return scope[node.id] if node.id in scope else self.name(node)
         if isinstance(node, ast.ListLit):
-            return [self.fold(i) for i in node.items]
+            return [self.fold(i, scope) for i in node.items]
         if isinstance(node, ast.Neg):
-            return -self.number(node.operand)
+            return -self.number(node.operand, scope)
         if isinstance(node, ast.Arith):
-            a, b = self.number(node.left), self.number(node.right)
+            a, b = self.number(node.left, scope), self.number(node.right, scope)
             if node.op in ("//", "%") and b == 0:
                 raise _Refused("division by zero", node.right)
             return {"+": a + b, "-": a - b, "*": a * b,
                     "//": a // b if b else 0, "%": a % b if b else 0}[node.op]
-        raise _Refused("a start value or constant can only be a value, a constant's name "
-                       "or arithmetic on numbers", node)
+        folder = _FOLDERS.get(type(node))
+        if folder is None:
+            raise _Refused("a start value or constant can only be a value, a constant's name, "
+                           "arithmetic on numbers or a comprehension of constants", node)
+        return folder(self, node, scope)
 
-    def number(self, node):
-        value = self.fold(node)
+    def fold_compare(self, node, scope):
+        a, b = self.fold(node.left, scope), self.fold(node.right, scope)
+        if node.op in ("in", "not in"):
+            inside = a in (b if isinstance(b, dict) else self.items(b, node.right))
+            return inside if node.op == "in" else not inside
+        if node.op in ("==", "!="):
+            return (a == b) == (node.op == "==")
+        for value, side in ((a, node.left), (b, node.right)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise _Refused(f"{node.op} compares numbers; this is {_phrase(value)}", side)
+        return _ORDER[node.op](a, b)
+
+    def fold_logic(self, node, scope):
+        if isinstance(node, ast.Not):
+            return not self.truth(node.operand, scope)
+        want = isinstance(node, ast.Or)   # and: the first false; or: the first true
+        return next((want for item in node.items if self.truth(item, scope) == want), not want)
+
+    def fold_if(self, node, scope):
+        return self.fold(node.then if self.truth(node.cond, scope) else node.orelse, scope)
+
+    def fold_index(self, node, scope):
+        obj, key = self.fold(node.obj, scope), self.fold(node.key, scope)
+        if isinstance(obj, dict) and key in obj:
+            return obj[key]
+        if isinstance(obj, list) and isinstance(key, int) and not isinstance(key, bool) \
+                and -len(obj) <= key < len(obj):
+            return obj[key]
+        raise _Refused(f"no item {_phrase(key) if not isinstance(key, (int, str)) else key!r} "
+                       f"in {_phrase(obj)}", node.key)
+
+    def fold_comprehension(self, node, scope):
+        out = []
+        for item in self.items(self.fold(node.iter, scope), node.iter):
+            inner = {**scope, node.var: item}
+            if node.cond is None or self.truth(node.cond, inner):
+                out.append(self.fold(node.elt, inner))
+        return out
+
+    def fold_call(self, node, scope):
+        if node.func != "flatten" or len(node.args) != 1 or node.kwargs:
+            raise _Refused("a constant calls no function but flatten(list of lists)", node)
+        out = []
+        for part in self.items(self.fold(node.args[0], scope), node.args[0]):
+            out.extend(self.items(part, node.args[0]))
+        return out
+
+    def items(self, value, node) -> list:
+        """`value`'s items to walk, counted against the size limit (constants are read
+        before any game's limits: a spec's own `limits: {size}` or the default)."""
+        if not isinstance(value, list):
+            raise _Refused(f"expected a list here; this is {_phrase(value)}", node)
+        self.walk(len(value), node)
+        return value
+
+    def walk(self, count, node) -> None:
+        self.walked += count
+        if self.walked > self.size:
+            raise _Refused(f"constants walk over {self.size:,} list items (limits: size)", node)
+
+    def truth(self, node, scope) -> bool:
+        value = self.fold(node, scope)
+        if not isinstance(value, bool):
+            raise _Refused(f"expected true or false; this is {_phrase(value)}", node)
+        return value
+
+    def number(self, node, scope=None):
+        value = self.fold(node, scope)
         if isinstance(value, bool) or not isinstance(value, int):
             raise _Refused(f"arithmetic needs numbers; this is {_phrase(value)}", node)
         return value
@@ -159,7 +240,15 @@ def _phrase(value) -> str:
         return "a list"
     if isinstance(value, dict):
         return "a map"
-    return "a text"
+    return "a number" if isinstance(value, (int, float)) else "a text"
+
+
+_ORDER = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
+          ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+_FOLDERS = {ast.Compare: _Reader.fold_compare, ast.Not: _Reader.fold_logic,
+            ast.And: _Reader.fold_logic, ast.Or: _Reader.fold_logic, ast.IfExp: _Reader.fold_if,
+            ast.Index: _Reader.fold_index, ast.Comprehension: _Reader.fold_comprehension,
+            ast.Call: _Reader.fold_call}
 
 
 class _Refused(Exception):

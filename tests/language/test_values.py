@@ -51,7 +51,11 @@ def test_none_start_value_plays_as_none():
     ("two", "unknown word 'two'", 18),
     ("start_chip", "unknown word 'start_chip' (did you mean 'start_chips'?)", 18),
     ("start_chips + [1]", "arithmetic needs numbers; this is a list", 32),
-    ("count(x)", "can only be a value, a constant's name or arithmetic", 18),
+    ("count(x)", "a constant calls no function but flatten(list of lists)", 18),
+    ("start_chips[0]", "no item 0 in a number", 30),
+    ("flatten([[x] for x in start_chips])", "expected a list here; this is a number", 40),
+    ("flatten([[x] for x in [1, 2] if x])", "expected true or false; this is a number", 50),
+    ("1 if start_chips < [1] else 2", "< compares numbers; this is a list", 37),
     ("a b", "quote it if it is text", 20),
 ])
 def test_bad_start_words_are_located(value, message, col):
@@ -75,3 +79,55 @@ def test_card_attribute_none_is_none():
             "    attrs: {crop: none}\n    list: [{name: farm, crop: grain}, {name: town}]\nflow: pass\n")
     game = load_game("t.yaml", text=text)
     assert game.cards["town"]["crop"] is None and game.cards["farm"]["crop"] == "grain"
+
+
+DERIVED = """\
+game: T
+players: {min: 2, max: 2}
+symbols: [lord, lady, heir, north, south, east]
+constants:
+  pawns: [lord, lady, heir]
+  areas: [north, south]
+  # every pawn with every area, pawn by pawn
+  pairs: flatten([[[w, a] for a in areas] for w in pawns])
+  but_heir: flatten([[m] for m in pairs if m[0] != heir])
+  lone: pairs[0][1] if lord in pawns and not (north not in areas) else none
+flow: end game "done"
+scoring:
+  score: count(pairs)
+variants:
+  three_areas:
+    description: one more area
+    changes:
+      constants:
+        areas: [north, south, east]
+"""
+
+
+def test_a_constant_derived_from_others_by_comprehensions():
+    constants = validate("t.yaml", text=DERIVED).spec.data["constants"]
+    assert constants["pairs"] == [["lord", "north"], ["lord", "south"], ["lady", "north"],
+                                  ["lady", "south"], ["heir", "north"], ["heir", "south"]]
+    assert constants["but_heir"] == constants["pairs"][:4]
+    assert constants["lone"] == "north"
+
+
+def test_a_variant_that_changes_a_constant_changes_what_is_derived_from_it():
+    constants = validate("t.yaml", text=DERIVED, variant="three_areas").spec.data["constants"]
+    assert len(constants["pairs"]) == 9 and ["heir", "east"] in constants["pairs"]
+    assert len(constants["but_heir"]) == 6
+    state = load_game("t.yaml", text=DERIVED, variant="three_areas").new_state(2, seed=1)
+    assert state.scores() == [9, 9]     # the rules read the derived value
+
+
+def test_deriving_constants_walks_at_most_the_size_limit():
+    """Each constant ten times the last: the walk stops, located, at the limit (a
+    spec's own `limits: {size}`), not after a billion items."""
+    chain = "".join(f"  c{i}: flatten([c{i - 1} for x in c0])\n" for i in range(1, 12))
+    text = ("game: T\nplayers: {min: 2, max: 2}\nlimits: {size: 5000}\nconstants:\n"
+            "  c0: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\n" + chain + "flow: pass\n")
+    with pytest.raises(SpecErrors) as info:
+        validate("t.yaml", text=text)
+    first = info.value.errors[0]
+    assert "constants walk over 5,000 list items (limits: size)" in first.message
+    assert first.line == 8      # c3: c1 and c2 walked 1,120 items, c3 would walk 10,010
