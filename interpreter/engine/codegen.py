@@ -82,6 +82,19 @@ _IMPURE = frozenset({"shuffle", "draw", "move", "move_bottom", "move_named", "ro
 # and with those of the spec functions written out in it
 INLINE_NODES = 64
 INLINE_TOTAL = 96
+# A constant list of at most this many items is walked with no meter where the walk's
+# body walks nothing (`short_walk`). The shipped games' constant walks have at most 10
+# items; 16 bounds what such walks add between two looks at the clock: a metered chunk
+# (functions.METER_CHUNK items) whose bodies each hold one unmetered walk does at most
+# 16 times the work it did metered, as one walk of a 16-times-longer list would.
+SHORT_WALK = 16
+# the expression nodes a short walk's body may hold: none of them walks a list, calls a
+# spec function, or runs a comprehension (an `in` or `+` of lists costs what it costs
+# outside any walk, unmetered there too)
+_FLAT_RULES = frozenset({"number", "string", "const", "name", "attr", "index", "list_", "neg",
+                         "not_", "and_", "or_", "compare", "arith", "if_exp"})
+# builtins a short walk's body may call: they walk nothing and call no spec function
+_FLAT_CALLS = frozenset({"abs", "name", "kind"})
 
 
 class ExpressionSource:
@@ -115,6 +128,11 @@ class ExpressionSource:
     # their sum cannot reach the bound; anything else gives the speculation up. Off only
     # where a test compares games with it and without it.
     by_small = True
+    # A walk of a constant list of at most SHORT_WALK items, its body walking nothing
+    # (`short_walk`), is not metered, as a zone's walk is not: its size is fixed by the
+    # spec's text as a zone's by its components. Off only where a test compares games
+    # with it and without it.
+    by_short_walks = True
 
     def __init__(self, compiler):
         self.compiler = compiler
@@ -547,7 +565,7 @@ class ExpressionSource:
             source = "[None]" if when is None else f"([None] if {test} else [])"
             parts = (player, None, test)
         else:
-            walk = self.walk(items, scope)
+            walk = self.walk(items, scope, when)
             self.locals[var] = value = self.fresh("v")
             self._prove(value, self.walked)
             cond = f" if {self.source(when, scope | {var})}" if when is not None else ""
@@ -715,7 +733,10 @@ class ExpressionSource:
             lines.append(f"{one} = {x}")
             self._carry(x, one)
             head, _, walked = self._walk_head(items, one, bound=True)
-        walk, head = self.metered(head, n if n is not None else x)
+        if n is None and self.short_walk(x, cond, elt):
+            walk, head = [], f"for {{}} in {x}"
+        else:
+            walk, head = self.metered(head, n if n is not None else x)
         head = head.format(value) + ":"
         self._prove(value, walked)
         frame = [start, {}]
@@ -1147,7 +1168,7 @@ class ExpressionSource:
             # a closure-compiled part would look its variable up in env, where a
             # generated comprehension does not put it: compile the whole as closures
             return self.fallback(node, scope)
-        walk = self.walk(node.iter, scope)
+        walk = self.walk(node.iter, scope, node.elt, node.cond)
         var = self.fresh("v")
         self._prove(var, self.walked)
         saved = self.locals.get(node.var)
@@ -1162,8 +1183,10 @@ class ExpressionSource:
                 self.locals[node.var] = saved
         return f"[{elt} {walk.format(var)}{cond}]"
 
-    def walk(self, node, scope) -> str:
-        """`for {} in ...` over `node`'s items, metered (_items); a zone's cards are
+    def walk(self, node, scope, *body) -> str:
+        """`for {} in ...` over `node`'s items, metered (_items), but for a short walk
+        of a constant list whose `body` (the nodes evaluated per item: condition,
+        element) walks nothing (`short_walk`); a zone's cards are
         taken directly when the checker knows `node` is a zone (guarded: anything
         else goes through _items). A zone that is not cheap to read twice is bound
         by a loop of one (`for _L in (zone,)`): no assignment in an iterable.
@@ -1175,12 +1198,37 @@ class ExpressionSource:
             return f"for {{}} in _RI(st, {self.iterable(n, scope)})"
         x = self.iterable(node, scope)
         head, prefix, self.walked = self._walk_head(node, x)
+        if self.short_walk(x, *body):
+            return f"for {{}} in {x}"
         if prefix is not None:
             one = self.fresh("L")
             self._carry(x, one)
             head, _, _ = self._walk_head(node, one, bound=True)
             return f"for {one} in ({x},) {head}"
         return head
+
+    def short_walk(self, x, *body) -> bool:
+        """Whether a walk of generated value `x`, evaluating the nodes `body` (None:
+        none) per item, goes unmetered: `x` is a constant list of at most SHORT_WALK
+        items and nothing in `body` walks a list or calls a spec function (`_flat`).
+        So walks nested in walks still meter all but the innermost, and unmetered
+        work cannot multiply: a walk whose body holds one is metered itself."""
+        if not (self.by_short_walks and re.fullmatch(r"_k\d+", x)):
+            return False
+        value = self.ns[x]
+        return (value.__class__ is list and len(value) <= SHORT_WALK
+                and all(self._flat(root) for root in body if root is not None))
+
+    def _flat(self, root) -> bool:
+        """Whether evaluating `root` can walk nothing: only _FLAT_RULES nodes and
+        calls of _FLAT_CALLS builtins (no keywords, no spec function of that name)."""
+        for n in _walk(root):
+            if n.rule == "call":
+                if n.kwargs or n.func not in _FLAT_CALLS or n.func in self.names.functions:
+                    return False
+            elif n.rule not in _FLAT_RULES:
+                return False
+        return True
 
     def ranged(self, node):
         """n, for `node` a call `range(n)` to walk as a range, metered as its list
