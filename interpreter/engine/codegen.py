@@ -881,7 +881,9 @@ class ExpressionSource:
         if self.speculating and len(cases) == 1 and cases[0][0] and cases[0][1] == f"{{o}}[{k}]":
             return f"({obj})[{k}]"      # a map's key, or a KeyError/TypeError (by_speculation)
         if cases and cases[0][0] is None:     # surely this case: its value, no test, no fault
-            return self.invariant(cases[0][1].replace("{o}", obj), obj)
+            read = cases[0][1].replace("{o}", obj)
+            folded = self._constant_item(read)
+            return folded if folded is not None else self.invariant(read, obj)
         read = self.twice(obj) if cases else None
         if read is None:
             return f"_attr(st, {obj}, {k})"
@@ -936,6 +938,14 @@ class ExpressionSource:
                 return [(None, value)] if self.ns[k] in self.ns[obj] else []
             return [(more, value)]
         return []
+
+    def _constant_item(self, read) -> str | None:
+        """A constant map's number or text item read by a constant key (`read` is
+        `_kM[_kK]`), as a constant of its own: its value when compiled, as no rule
+        changes a constant; None for any other read."""
+        item = re.fullmatch(r"(_k\d+)\[(_k\d+)\]", read)
+        value = self.ns[item[1]].get(self.ns[item[2]]) if item and self.ns[item[1]].__class__ is dict else None
+        return self.const(value) if value.__class__ in (int, str) else None
 
     def invariant(self, read, obj) -> str:
         """`read` (one that cannot fail nor change anything: a global's value, a proven

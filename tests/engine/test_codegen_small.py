@@ -4,6 +4,8 @@ and any other value (a float, a bool, a text, an int near the bound) gives the
 speculation up, so the exact version adds it, with its errors in its words at
 the same place: the same values and errors with by_small on and off."""
 
+import re
+
 import pytest
 
 import interpreter.engine.game as game_module
@@ -109,6 +111,18 @@ def test_small_ints_are_added_with_no_test():
     fast, exact = source["<rulespec function total>"].split("except (KeyError, TypeError):")
     assert fast.count("_MISS()") == 2 and "_IB" not in fast
     assert exact.count("_NIB <") == 4 and "_MISS" not in exact
+
+
+def test_a_constant_maps_item_is_a_constant(monkeypatch):
+    """points.lord and points.lady, a constant map's number items read by constant keys,
+    are constants when compiled (codegen `_constant_item`), read from no map at play;
+    with proofs off (`by_proofs`, whose games test_codegen_kinds compares) they are
+    read as before."""
+    def total():
+        return generated_sources(spec(1, 2, "total"), "small.yaml", start=True)["<rulespec function total>"]
+    assert not re.search(r"_k\d+\)?\[_k\d+\]", total())
+    monkeypatch.setattr(ExpressionSource, "by_proofs", False)
+    assert "_attr(st, _k" in total()
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.rsplit("/", 1)[-1][:-5])
