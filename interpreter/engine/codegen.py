@@ -62,6 +62,8 @@ _CLASS = {"list": "list", "map": "dict", "zone": "_Zone"}
 # a value whose reading can neither fail nor change anything: a local or a constant
 _CHEAP = re.compile(r"_[vakwh]\d+|_pl\d+|_it\d+")
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
+# a generated constant's name, in source to compile (`literals`)
+_CONSTANT = re.compile(r"\b_k\d+\b")
 # a proof (ExpressionSource.proof) -> the class a test of the value would test for
 _PROVEN_CLASS = {"card": "str", "seat": "_Seat", "zone": "_Zone", "dict": "dict", "list": "list"}
 _PROOF_OF_CLASS = {Zone: "zone", dict: "dict", list: "list"}
@@ -133,6 +135,10 @@ class ExpressionSource:
     # spec's text as a zone's by its components. Off only where a test compares games
     # with it and without it.
     by_short_walks = True
+    # Simple constants compiled as Python literals (`literals`), not globals; off only
+    # where a test compares games with them and without them, or reads generated
+    # source for its `_k` names (tests/generated.py).
+    by_literals = True
 
     def __init__(self, compiler):
         self.compiler = compiler
@@ -204,7 +210,7 @@ class ExpressionSource:
         if lines:   # its comprehensions as loops: a def
             return self._define("def _expr(st, env):", lines + [f"return {source}"],
                                 f"<rulespec expression {self.counter}>")
-        code = compile(f"lambda st, env: {source}", f"<rulespec expression {self.counter}>", "eval")
+        code = compile(literals(f"lambda st, env: {source}", self.ns), f"<rulespec expression {self.counter}>", "eval")
         return eval(code, self.ns)  # noqa: S307 — source built only from generated identifiers
 
     def spec_function(self, name, node, scope):
@@ -228,7 +234,7 @@ class ExpressionSource:
                                   lines + [f"return {source}"] * (source is not None),
                                   f"<rulespec function {name}>")
             else:
-                code = compile(f"lambda {signature}: {source}", f"<rulespec function {name}>", "eval")
+                code = compile(literals(f"lambda {signature}: {source}", self.ns), f"<rulespec function {name}>", "eval")
                 fn = eval(code, self.ns)  # noqa: S307 — source built only from generated identifiers
         self.ns[self._function_idents[name]] = fn
         self._note_inlinable(name, node, scope)
@@ -454,7 +460,7 @@ class ExpressionSource:
         part left to closures finds every local, as in an expression)."""
         name = self.fresh("s")
         lines = [f"def {name}(st, fr):", "    env = fr.env"] + ["    " + line for line in body]
-        code = compile("\n".join(lines), f"<rulespec statement {where}>", "exec")
+        code = compile(literals("\n".join(lines), self.ns), f"<rulespec statement {where}>", "exec")
         exec(code, self.ns)  # noqa: S102 — source built only from generated identifiers
         return self.ns.pop(name)
 
@@ -526,7 +532,7 @@ class ExpressionSource:
         def write():
             return self._candidates_written(var, items, when, scope, player)
         source, parts, loops, seat = write()
-        code = compile(f"lambda st, {player}: {source}", f"<rulespec candidates {self.counter}>", "eval")
+        code = compile(literals(f"lambda st, {player}: {source}", self.ns), f"<rulespec candidates {self.counter}>", "eval")
         found = eval(code, self.ns)  # noqa: S307 — source built only from generated identifiers
         # its source, for game.py's turn_options to fuse a turn's actions into one function:
         # (player name, value name or None, `for ... if ...` tail or the `when` test or None);
@@ -768,7 +774,7 @@ class ExpressionSource:
         """The function `head` + `body` (lines, indented here), compiled under `filename`."""
         text = "\n".join([head] + ["    " + line for line in body])
         namespace = {}
-        exec(compile(text, filename, "exec"), self.ns, namespace)  # noqa: S102 — generated identifiers only
+        exec(compile(literals(text, self.ns), filename, "exec"), self.ns, namespace)  # noqa: S102 — generated identifiers only
         return next(iter(namespace.values()))
 
     def const(self, value) -> str:
@@ -813,7 +819,7 @@ class ExpressionSource:
         args = ["st", "env" if self.has_env else "None", *self.locals.values()]
         params = ["st", "env", *self.locals.values()]
         name = self.fresh("part")
-        code = compile(f"lambda {', '.join(params)}: {body}", f"<rulespec part {name}>", "eval")
+        code = compile(literals(f"lambda {', '.join(params)}: {body}", self.ns), f"<rulespec part {name}>", "eval")
         self.ns[name] = eval(code, self.ns)  # noqa: S307 — source built only from generated identifiers
         return f"{name}({', '.join(args)})"
 
@@ -1624,6 +1630,26 @@ def _max_by(st, xs, key):
 
 def _min_by(st, xs, key):
     return _extreme(min, st, (xs,), key)
+
+
+def literals(text: str, ns: dict) -> str:
+    """Generated source `text` to compile, each constant `_kN` whose value (in `ns`) is
+    an int (not a seat, nor one of 19 digits or more), none or a bool written as its
+    Python literal in brackets: Python loads it as a constant, where a global is
+    looked up by name (a LOAD_GLOBAL of `_kN`). The code generator reads and writes
+    `_k` names (proof, smallness, twice); only the compiled text holds literals.
+    A text keeps its name: no text of the spec enters generated source. All keep
+    their names with ExpressionSource.by_literals off."""
+    if not ExpressionSource.by_literals:
+        return text
+
+    def literal(found):
+        value = ns.get(found[0], ns)
+        cls = value.__class__
+        if value is None or cls is bool or cls is int and -2 ** 63 < value < 2 ** 63:
+            return f"({value!r})"
+        return found[0]
+    return _CONSTANT.sub(literal, text)
 
 
 def _range_items(st, n):

@@ -694,7 +694,8 @@ class Compiler(QuietLocals):
             text, pcs, names = self._quiet_text(key, ident, body, scope, False)
             free = False
         source = self._source()
-        code = compile(text, f"<rulespec {key}>", "exec")
+        from .codegen import literals
+        code = compile(literals(text, source.ns), f"<rulespec {key}>", "exec")
         exec(code, source.ns)  # noqa: S102 — source built only from generated identifiers
         fn = source.ns[ident]
         fn.pcs = dict(enumerate(pcs + [pcs[-1]], start=2))

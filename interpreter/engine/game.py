@@ -15,7 +15,7 @@ from rulespec.errors import RuleError, RulespecError
 from . import chance, faults
 from rulespec.limits import Limits
 from .boards import Board
-from .codegen import seat_test
+from .codegen import literals, seat_test
 from .compile import Compiler, NotStraight
 from .flow import Frame, Option, Program, guarded, quiet_exit
 from .functions import _items, start_meter
@@ -540,7 +540,7 @@ class Game:
         source = (f"def _turn_options(st, _turn_player, {', '.join(f'{k}={k}' for k in local)}):\n"
                   f"    try:\n        {body}\n"
                   f"    except Exception:\n        {fault}\n")
-        exec(compile(source, f"<rulespec turn options {' '.join(names)}>", "exec"),  # noqa: S102 — generated names only
+        exec(compile(literals(source, space), f"<rulespec turn options {' '.join(names)}>", "exec"),  # noqa: S102 — generated names only
              space, local)
         return local["_turn_options"]
 
