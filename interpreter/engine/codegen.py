@@ -52,6 +52,7 @@ from rulespec.limits import check_number, too_big
 from . import chance
 from .functions import FUNCTIONS, _extreme, _items, _list_extreme, meter_check
 from .values import PLAIN_KEYS, Seat, Zone, display, player_zone, sort_key
+from .visibility import HIDDEN_TEXT
 
 _ARITH = {"+", "-", "*", "//", "%"}
 # a value cheap to read twice: a local, a constant, a variable
@@ -139,6 +140,10 @@ class ExpressionSource:
     # where a test compares games with them and without them, or reads generated
     # source for its `_k` names (tests/generated.py).
     by_literals = True
+    # `+` on lists or texts of a proven class (`sized`) tests only the result's size,
+    # and nothing where both lengths have bounds whose sum is within the size limit
+    # (`joined`); off only where a test compares games with it and without it.
+    by_lengths = True
 
     def __init__(self, compiler):
         self.compiler = compiler
@@ -189,7 +194,14 @@ class ExpressionSource:
         # generated source -> M where its value is surely a small int, |value| <= M, its
         # class int (not a bool nor a seat): by how it is made (`smallness`)
         self.small_ints: dict = {}
+        # generated source -> (class, M): its value is surely a list or a text ("list",
+        # "str"; its `+` gives one of that class or raises) of at most M items or
+        # characters (M None: not known), by how it is made (`sized`)
+        self.lengths: dict = {}
+        # a card's id, or a hidden card's text in a seat's copy, has at most this many characters
+        self.card_chars = max(len(c) for c in [HIDDEN_TEXT, *game.cards])
         self.walked = None          # what the items of the last `walk` are proven to be
+        self.walk_most = None       # at most how many items the last `walk` or `_loop` gives
         self.looped = None          # what the elements of the last `_loop`'s list are proven to be
         self._constant_proofs: dict = {}   # id(constant list or map) -> (it, its proof)
         # the loops (`_loop`) being written, innermost last: [counter before its variable,
@@ -638,6 +650,7 @@ class ExpressionSource:
                     lines += self._loop(local, part.var, part.iter, part.cond, part.elt, scope)
                     # a list of what its elements are proven, if they are (a zone's cards)
                     self._prove(local, "list:" + self.looped if self.looped else "list")
+                    self.lengths[local] = ("list", self.walk_most)
                 elif isinstance(part, (ast.And, ast.Or, ast.IfExp)) and _lowers(part, through):
                     first, value = self._branches(local, part, scope)
                     lines += first
@@ -708,10 +721,12 @@ class ExpressionSource:
         short-circuit would test, its value left in `result`."""
         if isinstance(node, ast.IfExp):
             lines, test = self.lowered(node.cond, scope)
-            arms = []
+            arms, values = [], []
             for branch in (node.then, node.orelse):
                 first, value = self.lowered(branch, scope)
                 arms.append(["    " + line for line in first + [f"{result} = {value}"]])
+                values.append(value)
+            self._size_either(result, *values)
             return lines + [f"if {test}:"] + arms[0] + ["else:"] + arms[1], result
         go_on = f"if {result}:" if isinstance(node, ast.And) else f"if not {result}:"
         lines, pad = [], ""
@@ -731,6 +746,7 @@ class ExpressionSource:
         `stop`: a local whose falsity ends the walk at its first item."""
         n = self.ranged(items)
         lines, x = self.lowered(items if n is None else n, scope)
+        most = self._most_items(x) if n is None else None
         start = self.counter     # locals made from here on may change from item to item
         value = self.fresh("v")
         head, bind, walked = (f"for {{}} in _RI(st, {x})", None, None) if n is not None else self._walk_head(items, x)
@@ -768,6 +784,7 @@ class ExpressionSource:
         lines += [f"{result} = []"] * (result is not None) + [head]
         lines += ["    " + line for line in body]
         self.looped = looped    # what every element appended is proven (lowered)
+        self.walk_most = most   # and at most how many there are
         return lines if result is not None else (lines, item)
 
     def _define(self, head, body, filename):
@@ -1064,6 +1081,9 @@ class ExpressionSource:
         most = self.smallness(src)
         if most is not None:
             self.small_ints[local] = most
+        known = self.sized(src)
+        if known is not None:
+            self.lengths[local] = known
 
     def src_index(self, node, scope):
         obj, key = self.source(node.obj, scope), self.source(node.key, scope)
@@ -1095,6 +1115,8 @@ class ExpressionSource:
             return f"{self._function_idents[node.func]}(st{''.join(', ' + a for a in args)})"
         fn = self.fresh("f", FUNCTIONS[node.func])
         general = f"{fn}(st{''.join(', ' + a for a in args)})"
+        if node.func == "text" and len(args) == 1:
+            self._size_text(general, args[0])
         if node.func in ("max", "min") and self.by_kinds:
             extreme = self._extreme(node.func, fn, args)
             if extreme is not None:
@@ -1177,7 +1199,9 @@ class ExpressionSource:
         return f"_{node.func.upper()}(st, {xs}, {key})"
 
     def src_list_(self, node, scope):
-        return "[" + ", ".join(self.source(i, scope) for i in node.items) + "]"
+        src = "[" + ", ".join(self.source(i, scope) for i in node.items) + "]"
+        self.lengths[src] = ("list", len(node.items))
+        return src
 
     def src_comprehension(self, node, scope):
         if _leaves_to_closures(node):
@@ -1185,6 +1209,7 @@ class ExpressionSource:
             # generated comprehension does not put it: compile the whole as closures
             return self.fallback(node, scope)
         walk = self.walk(node.iter, scope, node.elt, node.cond)
+        most = self.walk_most
         var = self.fresh("v")
         self._prove(var, self.walked)
         saved = self.locals.get(node.var)
@@ -1197,7 +1222,9 @@ class ExpressionSource:
                 del self.locals[node.var]
             else:
                 self.locals[node.var] = saved
-        return f"[{elt} {walk.format(var)}{cond}]"
+        src = f"[{elt} {walk.format(var)}{cond}]"
+        self.lengths[src] = ("list", most)     # no more items than it walks
+        return src
 
     def walk(self, node, scope, *body) -> str:
         """`for {} in ...` over `node`'s items, metered (_items), but for a short walk
@@ -1206,14 +1233,16 @@ class ExpressionSource:
         taken directly when the checker knows `node` is a zone (guarded: anything
         else goes through _items). A zone that is not cheap to read twice is bound
         by a loop of one (`for _L in (zone,)`): no assignment in an iterable.
-        `walked` is then what each item is proven to be (see `proof`), or None.
+        `walked` is then what each item is proven to be (see `proof`), or None,
+        and `walk_most` at most how many there are (`_most_items`), or None.
         `range(n)`'s numbers are walked as a range (`ranged`)."""
         n = self.ranged(node)
         if n is not None:
-            self.walked = None
+            self.walked = self.walk_most = None
             return f"for {{}} in _RI(st, {self.iterable(n, scope)})"
         x = self.iterable(node, scope)
         head, prefix, self.walked = self._walk_head(node, x)
+        self.walk_most = self._most_items(x)
         if self.short_walk(x, *body):
             return f"for {{}} in {x}"
         if prefix is not None:
@@ -1411,6 +1440,9 @@ class ExpressionSource:
             return f"_mul({a}, {b})"
         if op not in ("+", "-"):      # // and % make nothing larger
             return f"({a} {op} {b})"
+        joined = self.joined(a, b) if op == "+" else None
+        if joined is not None:
+            return joined
         if self.in_iterable:
             return f"_num({a} {op} {b})"
         r = self.fresh("r")
@@ -1420,12 +1452,89 @@ class ExpressionSource:
         return (f"({r} if ({r} := {a} {op} {b}).__class__ is int and _NIB < {r} < _IB "
                 f"else {r} if {r}.__class__ is str and len({r}) <= _SIZE else _num({r}))")
 
+    def joined(self, a, b) -> str | None:
+        """`a + b` where `a` or `b` is proven a list, or a text (`sized`): a list plus
+        anything gives a list or raises (TypeError; Hidden for a hidden value), a
+        text plus anything a text or raises, as under arith's tests of the result's
+        class, which are left out. Its size is tested as there (too long: _num's
+        LimitError), and not at all where both have a bound on their lengths whose
+        sum is within the size limit. None where neither class is proven or they
+        differ (that `+` raises under arith's tests alike), and for a size to test in
+        a comprehension's iterable (no assignment there)."""
+        known = [self.sized(a), self.sized(b)]
+        classes = {k[0] for k in known if k is not None}
+        if len(classes) != 1:
+            return None
+        cls, (most_a, most_b) = classes.pop(), (k and k[1] for k in known)
+        if most_a is not None and most_b is not None and most_a + most_b <= self.compiler.game.bounds.size:
+            src = f"({a} + {b})"
+            self.lengths[src] = (cls, most_a + most_b)
+            return src
+        if self.in_iterable:
+            return None
+        r = self.fresh("r")
+        src = f"({r} if len({r} := {a} + {b}) <= _SIZE else _num({r}))"
+        self.lengths[src] = (cls, None)
+        return src
+
+    def sized(self, src) -> tuple | None:
+        """(class, M) where generated source `src` is surely a list or a text
+        ("list", "str") of at most M items or characters (M None: not known): one
+        made so (`lengths`: a list display, a comprehension, a join, ...), a
+        constant list or text, a card's id, players' list, a list proven so;
+        None where its class is not proven, or by_lengths is off."""
+        if not self.by_lengths:
+            return None
+        known = self.lengths.get(src)
+        if known is not None:
+            return known
+        if re.fullmatch(r"_k\d+", src):
+            value = self.ns[src]
+            return (value.__class__.__name__, len(value)) if value.__class__ in (list, str) else None
+        if src == "st.seats":
+            return "list", self.compiler.game.max_players
+        proof = self.proof(src)
+        if proof == "card":
+            return "str", self.card_chars
+        return ("list", None) if base(proof) == "list" else None
+
+    def _most_items(self, x) -> int | None:
+        """At most how many items a walk of generated value `x` gives: a zone's cards
+        (no more than the game's: each card is in one zone), a list's bound
+        (`sized`); None where not known."""
+        if self.proof(x) == "zone":
+            return len(self.compiler.game.cards)
+        known = self.sized(x)
+        return known[1] if known is not None and known[0] == "list" else None
+
+    def _size_text(self, src, x) -> None:
+        """`src`, a call text(x), is sized where x's text has a bound: a small int's
+        (`smallness`: its digits and a sign), a seat's (its name, or P1...), a text's
+        (the same text)."""
+        most, known = self.smallness(x), self.sized(x)
+        if most is not None:
+            self.lengths[src] = ("str", len(str(most)) + 1)
+        elif self.proof(x) == "seat":
+            game = self.compiler.game
+            names = game.player_names or [repr(Seat(i)) for i in range(game.max_players)]
+            self.lengths[src] = ("str", max(map(len, names)))
+        elif known is not None and known[0] == "str":
+            self.lengths[src] = known
+
+    def _size_either(self, src, then, orelse) -> None:
+        """`src`, worth `then` or `orelse`, is sized as both are (the larger bound)."""
+        known = [self.sized(then), self.sized(orelse)]
+        if None not in known and known[0][0] == known[1][0]:
+            most = None if None in (known[0][1], known[1][1]) else max(known[0][1], known[1][1])
+            self.lengths[src] = (known[0][0], most)
+
     def src_if_exp(self, node, scope):
         then, cond, orelse = (self.source(n, scope) for n in (node.then, node.cond, node.orelse))
         src = f"({then} if {cond} else {orelse})"
         most = [self.smallness(then), self.smallness(orelse)]
         if None not in most:    # a small int either way
             self.small_ints[src] = max(most)
+        self._size_either(src, then, orelse)
         return src
 
 
