@@ -726,7 +726,7 @@ class ExpressionSource:
                 first, value = self.lowered(branch, scope)
                 arms.append(["    " + line for line in first + [f"{result} = {value}"]])
                 values.append(value)
-            self._size_either(result, *values)
+            self._either(result, *values)
             return lines + [f"if {test}:"] + arms[0] + ["else:"] + arms[1], result
         go_on = f"if {result}:" if isinstance(node, ast.And) else f"if not {result}:"
         lines, pad = [], ""
@@ -1467,14 +1467,15 @@ class ExpressionSource:
             return None
         cls, (most_a, most_b) = classes.pop(), (k and k[1] for k in known)
         if most_a is not None and most_b is not None and most_a + most_b <= self.compiler.game.bounds.size:
-            src = f"({a} + {b})"
-            self.lengths[src] = (cls, most_a + most_b)
-            return src
-        if self.in_iterable:
+            src, most = f"({a} + {b})", most_a + most_b
+        elif self.in_iterable:
             return None
-        r = self.fresh("r")
-        src = f"({r} if len({r} := {a} + {b}) <= _SIZE else _num({r}))"
-        self.lengths[src] = (cls, None)
+        else:
+            r = self.fresh("r")
+            src, most = f"({r} if len({r} := {a} + {b}) <= _SIZE else _num({r}))", None
+        self.lengths[src] = (cls, most)
+        if cls == "list":   # (a text has no proof of its own)
+            self.proven[src] = "list"
         return src
 
     def sized(self, src) -> tuple | None:
@@ -1521,8 +1522,12 @@ class ExpressionSource:
         elif known is not None and known[0] == "str":
             self.lengths[src] = known
 
-    def _size_either(self, src, then, orelse) -> None:
-        """`src`, worth `then` or `orelse`, is sized as both are (the larger bound)."""
+    def _either(self, src, then, orelse) -> None:
+        """`src`, worth `then` or `orelse`, is proven what both are (of one class:
+        that class) and sized as both are (the larger bound)."""
+        proofs = [self.proof(then), self.proof(orelse)]
+        if None not in proofs and base(proofs[0]) == base(proofs[1]):
+            self._prove(src, proofs[0] if proofs[0] == proofs[1] else base(proofs[0]))
         known = [self.sized(then), self.sized(orelse)]
         if None not in known and known[0][0] == known[1][0]:
             most = None if None in (known[0][1], known[1][1]) else max(known[0][1], known[1][1])
@@ -1534,7 +1539,7 @@ class ExpressionSource:
         most = [self.smallness(then), self.smallness(orelse)]
         if None not in most:    # a small int either way
             self.small_ints[src] = max(most)
-        self._size_either(src, then, orelse)
+        self._either(src, then, orelse)
         return src
 
 
