@@ -62,6 +62,9 @@ _SIMPLE = re.compile(r"_[vakwh]\d+|_pl\d+|_it\d+|env\[_k\d+\]|st\.g\[_k\d+\]"
 _CLASS = {"list": "list", "map": "dict", "zone": "_Zone"}
 # a value whose reading can neither fail nor change anything: a local or a constant
 _CHEAP = re.compile(r"_[vakwh]\d+|_pl\d+|_it\d+")
+# a local made by the generated code and assigned once, or a constant: what it is
+# proven (`proven`, `lengths`) holds wherever its name is read
+_FRESH = re.compile(r"_[kwvLrh]\d+")
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 # a generated constant's name, in source to compile (`literals`)
 _CONSTANT = re.compile(r"\b_k\d+\b")
@@ -198,6 +201,9 @@ class ExpressionSource:
         # "str"; its `+` gives one of that class or raises) of at most M items or
         # characters (M None: not known), by how it is made (`sized`)
         self.lengths: dict = {}
+        # generated source of a list display, a comprehension, or an if of such (or of
+        # `_FRESH` locals): what is kept of it holds wherever its text is written
+        self.everywhere: set = set()
         # a card's id, or a hidden card's text in a seat's copy, has at most this many characters
         self.card_chars = max(len(c) for c in [HIDDEN_TEXT, *game.cards])
         self.walked = None          # what the items of the last `walk` are proven to be
@@ -1201,6 +1207,7 @@ class ExpressionSource:
     def src_list_(self, node, scope):
         src = "[" + ", ".join(self.source(i, scope) for i in node.items) + "]"
         self.lengths[src] = ("list", len(node.items))
+        self.everywhere.add(src)
         return src
 
     def src_comprehension(self, node, scope):
@@ -1224,6 +1231,7 @@ class ExpressionSource:
                 self.locals[node.var] = saved
         src = f"[{elt} {walk.format(var)}{cond}]"
         self.lengths[src] = ("list", most)     # no more items than it walks
+        self.everywhere.add(src)
         return src
 
     def walk(self, node, scope, *body) -> str:
@@ -1525,7 +1533,8 @@ class ExpressionSource:
     def _either(self, src, then, orelse) -> None:
         """`src`, worth `then` or `orelse`, is proven what both are (of one class:
         that class) and sized as both are (the larger bound)."""
-        proofs = [self.proof(then), self.proof(orelse)]
+        # (a display's items may be proven for a while only: its class alone)
+        proofs = [base(self.proof(x)) if x in self.everywhere else self.proof(x) for x in (then, orelse)]
         if None not in proofs and base(proofs[0]) == base(proofs[1]):
             self._prove(src, proofs[0] if proofs[0] == proofs[1] else base(proofs[0]))
         known = [self.sized(then), self.sized(orelse)]
@@ -1539,7 +1548,12 @@ class ExpressionSource:
         most = [self.smallness(then), self.smallness(orelse)]
         if None not in most:    # a small int either way
             self.small_ints[src] = max(most)
-        self._either(src, then, orelse)
+        # what is kept of src (its text, the same wherever it is written) must hold
+        # wherever it is written: not what a parameter or a loop's variable is proven
+        # for a while only (`_a`, `_pl`: _entry_guard, compile.py's loops)
+        if all(_FRESH.fullmatch(arm) or arm in self.everywhere for arm in (then, orelse)):
+            self._either(src, then, orelse)
+            self.everywhere.add(src)
         return src
 
 

@@ -192,3 +192,43 @@ def test_a_turn_walks_an_if_of_lists_with_no_test():
     source = generated_sources(spec("word", 20), "joins.yaml", start=True)
     options = next(text for name, text in source.items() if name.startswith("<rulespec turn options pick"))
     assert "_items(" not in options and ".__class__ is list" not in options
+
+
+HAZARD = '''game: Tags
+players: {min: 2, max: 2}
+limits: {size: 20}
+cards:
+  tokens:
+    in: deck
+    list:
+      - {name: t, count: 3}
+zones:
+  deck: {visibility: public}
+globals:
+  flag: {start: true}
+  seen: {start: "none yet"}
+per_card:
+  mark: {start: 1}
+functions:
+  tag: {params: [c], expr: '(c if flag else "y") + "!" + text(c.mark + c.mark)'}
+flow: |
+  for c in deck:
+      seen = tag(c)
+'''
+
+
+@pytest.mark.parametrize("c", ["t#1", "x" * 19, "x" * 20, 5])
+def test_what_an_if_is_proven_for_a_while_is_not_kept(c, monkeypatch):
+    """tag's parameter is proven a card by one test at its entry (for its body
+    written again); its if, the same text in the body as it is, then keeps no
+    bound: a text that is not a card, too long to join, fails at the join."""
+    seen = []
+    for game in on_and_off(monkeypatch, ExpressionSource, "by_lengths", path="tags.yaml", text=HAZARD):
+        st = game.new_state(2, 0)
+        try:
+            seen.append(("value", game.calls["tag"](st, c)))
+        except Exception as e:   # noqa: BLE001 — compared as raised, class and words
+            seen.append(("error", type(e).__name__, str(e)))
+    assert seen[0] == seen[1]
+    if c == "x" * 20:
+        assert "over the limit of 20" in seen[0][2]
