@@ -48,6 +48,10 @@ class Compiler(QuietLocals):
     # env made or written (quiet_locals.py; needs quiet_locals); off only where a test
     # compares games with it and without it.
     env_free = True
+    # A `phase` statement's sampled form pushes the phase's frame and runs the phase's
+    # first instruction in the same call (_phase_link), as the run loop would next;
+    # off only where a test compares games with it and without it.
+    phase_links = True
 
     def __init__(self, game, names):
         self.game = game
@@ -1146,7 +1150,9 @@ class Compiler(QuietLocals):
             frame = new_object(Frame)
             frame.proc, frame.env, frame.secret, frame.pc = key, {}, fr.secret, 0
             st.stack.append(frame)
-        self.emit(node, enter, writes=False)
+        pc = self.emit(node, enter, writes=False)
+        if self.straight_lines is not None and self.phase_links:
+            self.program.link(pc, _phase_link(self.game.programs, key, name, enter))
 
     def signal(self, node, scope):
         params = self.names.signals[node.name]
@@ -1546,6 +1552,34 @@ def _turn_link(turn, functions, plain, pc):
         fn = _turn_form(*turn, functions, (pc + 1, then))
         fn.then = [(fn.__code__, line, pc + 1, [then]) for line in call_lines(fn.__code__, "then")]
         return fn
+    return make
+
+
+def _phase_link(programs, key, name, plain):
+    """Program.link's maker for a `phase` statement (plain: its `enter`): a form that
+    pushes the phase's frame and runs the phase's first instruction in it at once,
+    as the run loop would next (its form in use, Program.entry), where nothing is
+    checked after either. Made only where the phase's program is finished before
+    the one holding the statement (Game._plan_end_checks finishes phases first), so
+    a phase that enters itself, however deep, links no further than one round.
+    programs: the game's key -> Program, filled in by the time forms are chosen."""
+    def make(form, go, ahead):
+        program = programs.get(key)
+        entry = program.entry if program is not None else None
+        if form is not plain or not ahead or entry is None:
+            return None
+        first, depth = entry
+
+        def enter_on(st, fr):   # enter's frame, its pc past the instruction run here
+            st.phase = name
+            frame = new_object(Frame)
+            frame.proc, frame.env, frame.secret, frame.pc = key, {}, fr.secret, 1
+            st.stack.append(frame)
+            first(st, frame)
+        # (_failing_at: an error in `first` is the phase's, at its pc 0, in `frame`)
+        enter_on.then = [(enter_on.__code__, call_lines(enter_on.__code__, "first")[-1], 0, [first], key)]
+        enter_on.depth = depth
+        return enter_on
     return make
 
 

@@ -41,7 +41,7 @@ class Program:
     """
     __slots__ = ("key", "rule", "code", "lines", "written", "end_checks", "exit_checks",
                  "pushes", "stepping", "atomic", "straight", "fused", "swaps", "links", "fast",
-                 "checks_any", "loop")
+                 "checks_any", "loop", "entry")
 
     def __init__(self, key: str, rule: str):
         self.key = key          # "phase:market", "action:buy", ...
@@ -71,6 +71,10 @@ class Program:
         # (fast, its size, end_checks or None where none is checked): what the
         # sampled run loop reads when a frame comes on top (finish)
         self.loop: tuple = ()
+        # (form, depth): what the loop runs first in a new frame of this program,
+        # None where an end check follows it (a linked `phase` statement runs it:
+        # compile.py's _phase_link), set by finish
+        self.entry = None
 
     def emit(self, instr, where, written=None) -> int:
         self.code.append(instr)
@@ -147,6 +151,8 @@ class Program:
                 ahead = self.links[pc](fn, go, True)
                 if ahead is not None:
                     base[pc] = ahead
+                    # a form going on into another program's instruction says how deep
+                    deepest[0] = max(deepest[0], getattr(ahead, "depth", 0))
                 else:
                     later.append(pc)
             depth[pc] += deepest[0]
@@ -161,6 +167,7 @@ class Program:
                     then[3][0] = fast[then[2]]
         self.fast = fast
         self.loop = (self.fast, size, checks if self.checks_any else None)
+        self.entry = (fast[0], depth[0]) if size and not checks[0] and depth[0] < LINK_DEPTH else None
 
     def plan_end_checks(self, conditions, reach=frozenset()) -> None:
         """conditions: [(name, closure, reads)]. A stepping program keeps, per
@@ -449,7 +456,7 @@ def run(st, action=NOTHING, finish_when_done: bool = True) -> None:
         if quiet is not None:
             program, pc, env = programs[quiet[0]], quiet[1], quiet[2]
         elif program is not None and pc < len(program.fast):
-            pc = _failing_pc(program.fast[pc], pc, e)
+            program, pc, env = _failing_at(programs, program, pc, env, e)
         raise faults.explain(e, st, program, pc, env) from None
 
 
@@ -513,18 +520,30 @@ def _run_stepped(st, finish_when_done: bool) -> None:
 
 
 
-def _failing_pc(instruction, pc, error) -> int:
-    """The instruction whose statement raised `error`: for a linked form (Program.link)
-    that raised in the instruction it went on into, that one's; for a straight-line
-    function, the one its failing generated line stands for (so the error is placed
-    and explained as the per-statement run would), else `pc` itself."""
+def _failing_at(programs, program, pc, env, error) -> tuple:
+    """(program, pc, env) of the instruction whose statement raised `error`, run by
+    the loop as instruction `pc` of `program` in a frame whose locals are `env`: for
+    a linked form (Program.link) that raised in the instruction it went on into, that
+    one's (a `then` entry (code, line, at, cell[, key]) with a program key says that
+    instruction is that program's, run in the frame the form made, its local
+    `frame`); for a straight-line function, the one its failing generated line
+    stands for (so the error is placed and explained as the per-statement run
+    would), else `pc` itself."""
+    instruction = program.fast[pc]
     tb = error.__traceback__
     while tb is not None:
-        for code, line, at, cell in getattr(instruction, "then", ()):
+        for code, line, at, cell, *into in getattr(instruction, "then", ()):
             if tb.tb_frame.f_code is code and tb.tb_lineno == line:
                 instruction, pc = cell[0], at
+                if into:
+                    program, env = programs[into[0]], tb.tb_frame.f_locals["frame"].env
                 break
         tb = tb.tb_next
+    return program, _failing_line(instruction, pc, error), env
+
+
+def _failing_line(instruction, pc, error) -> int:
+    """The pc a straight-line function's failing generated line stands for, else pc."""
     pcs = getattr(instruction, "pcs", None)
     if pcs is None:
         return pc
@@ -568,7 +587,7 @@ def _quiet_env(fn, local) -> dict | None:
 def call_lines(code, name) -> list:
     """The lines of `code` that load variable `name` (a local or a free one), in
     order: the last is where a linked form calls the instruction it goes on into
-    (its `then`, read by _failing_pc)."""
+    (its `then`, read by _failing_at)."""
     return sorted({i.positions.lineno for i in dis.get_instructions(code)
                    if i.opname in ("LOAD_DEREF", "LOAD_FAST") and i.argval == name})
 

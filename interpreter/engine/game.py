@@ -374,6 +374,9 @@ class Game:
                            for name, cond in self.end_conditions]
         for program in self.programs.values():
             program.plan_end_checks(self._end_reads, self._reach(program))
+        # phases first: a `phase` statement's form goes on into its phase's first
+        # instruction only once that phase is finished (compile.py's _phase_link)
+        for program in sorted(self.programs.values(), key=lambda p: not p.key.startswith("phase:")):
             program.finish()
 
     def _reach(self, program) -> frozenset | None:
