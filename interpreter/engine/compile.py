@@ -1191,16 +1191,37 @@ class Compiler(QuietLocals):
     def choose_one(self, node, scope):
         options, by = self.expr(node.options, scope), self.expr(node.by, scope)
         store = self.setter(node.target, scope)
+        seat, name = self._local(node.by, scope), self._local(node.target, scope)
+        if self.straight_lines is None or seat is None or name is None:
+            def decide(st, fr):     # _decision's, with its offer written in
+                env = fr.env
+                if IN in env:
+                    store(st, env, env.pop(IN))
+                    return
+                value = ask(st, fr, by(st, env), _items(st, options(st, env)), None, "one")
+                if value is not NOTHING:
+                    store(st, env, value)
+            self.emit(node, decide)
+            return
 
-        def decide(st, fr):     # _decision's, with its offer written in: every `choose one` runs it
+        def decide_local(st, fr):
+            # `x = choose one of ... by p`, x and p locals: read and written in env as
+            # by and store would (a p with no value goes to by: its error in words)
             env = fr.env
             if IN in env:
-                store(st, env, env.pop(IN))
+                env[name] = env.pop(IN)
                 return
-            value = ask(st, fr, by(st, env), _items(st, options(st, env)), None, "one")
+            value = ask(st, fr, env[seat] if seat in env else by(st, env),
+                        _items(st, options(st, env)), None, "one")
             if value is not NOTHING:
-                store(st, env, value)
-        self.emit(node, decide)
+                env[name] = value
+        self.emit(node, decide_local)
+
+    def _local(self, node, scope):
+        """The name of a local that `node` is (a Name resolved to one), else None."""
+        if isinstance(node, ast.Name) and self.names.resolve(node.id, scope)[0] == "local":
+            return node.id
+        return None
 
     def choose_number(self, node, scope):
         low, high, by = (self.expr(n, scope) for n in (node.low, node.high, node.by))
