@@ -1623,10 +1623,10 @@ def _fused_for(key, var, items, where, secret, body, end):
         if not made:
             made["start"], made["jump"] = forms = _for_forms(key, var, items, where, secret, body,
                                                              end, enter, leave)
-            leaving = (_for_end.__code__, call_lines(_for_end.__code__, "leave")[-1], end[0], [leave])
             for fn in forms:
                 code = fn.__code__
-                fn.then = [(code, call_lines(code, "enter")[-1], body, [enter]), leaving]
+                fn.then = [(code, call_lines(code, "enter")[-1], body, [enter]),
+                           (code, call_lines(code, "leave")[-1], end[0], [leave])]
         return made["start"] if form is start_step else made["jump"]
     return start_step, jump_step, link
 
@@ -1634,7 +1634,8 @@ def _fused_for(key, var, items, where, secret, body, end):
 def _for_forms(key, var, items, where, secret, body, end, enter, leave):
     """_fused_for's start and jump forms; enter, leave: the forms of the body's first
     instruction and of the one after the loop, to run at once, or None. Each walks
-    the items itself (a call less per step than one shared walk)."""
+    the items and ends the loop itself (a call less per step than one shared walk
+    or end)."""
     def start_step(st, fr):
         env = fr.env
         values = list(_items(st, items(st, env)))
@@ -1653,7 +1654,14 @@ def _for_forms(key, var, items, where, secret, body, end, enter, leave):
                 fr.pc = body + 1
                 enter(st, fr)
                 return
-        _for_end(st, fr, env, key, secret, end, leave)
+        del env[key]    # over: its key gone, the pc after it (or what is there, run)
+        if secret:
+            env["$secret"] -= 1
+        if leave is None:
+            fr.pc = end[0]
+            return
+        fr.pc = end[0] + 1
+        leave(st, fr)
 
     def jump_step(st, fr):
         env = fr.env
@@ -1669,20 +1677,15 @@ def _for_forms(key, var, items, where, secret, body, end, enter, leave):
                 fr.pc = body + 1
                 enter(st, fr)
                 return
-        _for_end(st, fr, env, key, secret, end, leave)
+        del env[key]    # over: its key gone, the pc after it (or what is there, run)
+        if secret:
+            env["$secret"] -= 1
+        if leave is None:
+            fr.pc = end[0]
+            return
+        fr.pc = end[0] + 1
+        leave(st, fr)
     return start_step, jump_step
-
-
-def _for_end(st, fr, env, key, secret, end, leave):
-    """A fused `for` loop is over: its key gone, the pc after it (or what is there, run)."""
-    del env[key]
-    if secret:
-        env["$secret"] -= 1
-    if leave is None:
-        fr.pc = end[0]
-        return
-    fr.pc = end[0] + 1
-    leave(st, fr)
 
 
 def _auction_start(st, env, among, opening, starter):
