@@ -377,10 +377,11 @@ def run(st, action=NOTHING, finish_when_done: bool = True) -> None:
         decision = st.pending
         # an Option of this very decision, or an index of it, is taken without its
         # labels (an agent picking by index never pays for them); anything else by
-        # its label (State._index_of)
-        if type(action) is Option and action._decision is decision and decision is not None and not st.over:
+        # its label (State._index_of). A game with a decision pending is never over
+        # (State.finish clears it, a save holding both is refused: state._check_flow)
+        if action.__class__ is Option and action._decision is decision and decision is not None:
             index = action.index
-        elif type(action) is int and decision is not None and not st.over and 0 <= action < len(decision.values):
+        elif action.__class__ is int and decision is not None and 0 <= action < len(decision.values):
             index = action
         else:
             index = st._index_of(action)
@@ -407,7 +408,7 @@ def run(st, action=NOTHING, finish_when_done: bool = True) -> None:
     meter = game.meter
     meter[0] = 0
     meter[1] = METER_CHUNK
-    meter[2] = deadline = monotonic() + meter[3]
+    meter[2] = monotonic() + meter[3]
     fr = program = None
     pc = 0
     try:
@@ -436,7 +437,7 @@ def run(st, action=NOTHING, finish_when_done: bool = True) -> None:
                 if steps >= look:
                     if steps > budget:
                         raise LimitError(_budget_message(st, budget))
-                    if not steps & 1023 and monotonic() > deadline:   # the clock, every 1,024 steps
+                    if not steps & 1023 and monotonic() > meter[2]:   # the clock, every 1,024 steps
                         raise LimitError(f"the game ran {game.bounds.seconds:g} seconds without asking "
                                          f"anyone anything (limits: seconds): a loop that never ends?")
                     look = min((steps | 1023) + 1, budget + 1)

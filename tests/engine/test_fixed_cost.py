@@ -12,7 +12,7 @@ import pytest
 from interpreter import load_game
 from interpreter.engine.game import Game
 from interpreter.engine.flow import Decision, Frame, Option, ask, run
-from rulespec.errors import IllegalAction
+from rulespec.errors import IllegalAction, RulespecError
 from tests.paths import ROOT, TESTS
 from tests.playout import every_state
 from tests.shipped import load
@@ -308,3 +308,31 @@ def test_running_a_game_that_waits_or_is_over_changes_nothing(spec):
         assert st.stack and not st.over
         st.apply(rng.randrange(len(st.legal_actions())))
     assert not st.stack
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.rsplit("/", 1)[-1][:-5])
+def test_a_pending_decision_is_never_over_nor_at_a_chance_node(spec):
+    """flow.run takes an answer, and State.legal_actions lists options, testing only
+    that a decision is pending: a game with one is never over (State.finish clears
+    it, a save holding both is refused) and no chance node waits beside it (the
+    stepped run meets chance only with nothing pending, and puts back such a state)."""
+    game = load(spec)
+    for chance in ("sample", "explicit"):
+        st, rng = game.new_state(game.max_players, 0, chance=chance), random.Random(0)
+        while not st.is_terminal() and st.decisions < 300:
+            if st.is_chance_node():
+                assert st.pending is None and st.legal_actions() == []
+                outcomes = st.chance_outcomes()
+                st.apply_chance(outcomes[rng.randrange(len(outcomes))][0])
+                continue
+            assert st.pending is not None and not st.over
+            st.apply(rng.randrange(len(st.legal_actions())))
+        if st.is_terminal():
+            assert st.pending is None and st.legal_actions() == []
+            with pytest.raises(IllegalAction, match="the game is over"):
+                st.apply(0)
+    st = game.new_state(game.max_players, 0)
+    save = json.loads(st.to_json())
+    save["over"] = True
+    with pytest.raises(RulespecError, match="a game that is over has rules still running"):
+        game.state_from_json(json.dumps(save))
