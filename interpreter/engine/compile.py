@@ -425,12 +425,20 @@ class Compiler(QuietLocals):
             body = [f"fr.pc = {pc + 1}", f"{decide}(st, fr)", stop, *self._stop_lines(), "    return"]
         else:
             frame = at
-            body = [f"{frame} = {source.fresh('Frame', Frame)}({source.const(key)}, env, secret, {pc + 1})",
+            body = [*self._frame_lines(frame, source.const(key), "env", "secret", pc + 1),
                     f"{decide}(st, {frame})", stop, *self._stop_lines(),
                     f"    return {source.fresh('Suspended', Suspended)}([{frame}])"]
         self._add(lines, pcs, [pad + line for line in body], pc)
         self._asked_in = "fr" if key is None else frame   # the frame it ran in, for a menu
         return pc + 1
+
+    def _frame_lines(self, target, key, env, secret, pc) -> list:
+        """Lines making `target` what Frame(key, env, secret, pc) makes (texts of
+        generated code), as its object and four slots: a frame made where a quiet
+        function stops, without a call of Frame.__init__ (see Frame)."""
+        source = self._source()
+        return [f"{target} = {source.fresh('new', new_object)}({source.fresh('Frame', Frame)})",
+                f"{target}.proc, {target}.env, {target}.secret, {target}.pc = {key}, {env}, {secret}, {pc}"]
 
     def _quiet_call(self, call, scope, assign=False) -> list:
         """Lines calling quiet procedure `call.func`'s function, its return value left
@@ -463,8 +471,9 @@ class Compiler(QuietLocals):
         secret = ("secret or bool(env.get('$secret'))" if self._secret_loops else "secret") if key \
             else "fr.secret or bool(env.get('$secret'))"
         if key:
-            stop = [f"    {result}.append({source.fresh('Frame', Frame)}({source.const(key)}, env, secret, {pc + 1}))",
-                    f"    return {result}"]
+            frame = source.fresh("f")
+            stop = ["    " + line for line in self._frame_lines(frame, source.const(key), "env", "secret", pc + 1)]
+            stop += [f"    {result}.append({frame})", f"    return {result}"]
         else:
             stop = [f"    fr.pc = {pc + 1}", f"    st.stack.extend(reversed({result}))", "    return"]
         return [f"{result} = {name}(st, {secret}, {inside}{args})",
