@@ -398,11 +398,11 @@ def run(st, action=NOTHING, finish_when_done: bool = True) -> None:
         _run_stepped(st, finish_when_done)
         return
     game = st.game
-    programs, budget = game.programs, game.step_budget
+    programs = game.programs
     stack = st.stack
     ends = not st.staged    # a scenario staging a position checks no end condition
     steps = 0
-    look = 1024 if budget >= 1024 else budget + 1   # the next step count at which to look
+    look = game.first_look   # the next step count at which to look (1,024, or past the budget)
     # start_meter, on the same clock read, written in place: the list's last item
     # is already the game's limits' seconds (start_meter put it there)
     meter = game.meter
@@ -435,6 +435,7 @@ def run(st, action=NOTHING, finish_when_done: bool = True) -> None:
                         _check_end(st, checks, None)
                 steps += 1
                 if steps >= look:
+                    budget = game.step_budget
                     if steps > budget:
                         raise LimitError(_budget_message(st, budget))
                     if not steps & 1023 and monotonic() > meter[2]:   # the clock, every 1,024 steps

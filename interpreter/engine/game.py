@@ -161,7 +161,7 @@ class Game:
         self.bounds = Limits.of(data)
         self.meter = [0, 0, 0.0, 0.0]     # functions.start_meter: items walked, next look, deadline
         start_meter(self)
-        self.step_budget = self.bounds.steps
+        self.step_budget = self.bounds.steps     # sets first_look too
         self.boards = {n: Board(n, d) for n, d in (data.get("boards") or {}).items()}
         self._build_cards(data)
         self.decls = {s: {k: _decl(v) for k, v in (data.get(s) or {}).items()}
@@ -329,6 +329,18 @@ class Game:
                 e.line, e.col = compiler.mark(e.line, e.col)
                 e.file = self.file
             raise
+
+    @property
+    def step_budget(self) -> int:
+        """The steps the run loop may take without asking anyone (limits: steps)."""
+        return self._step_budget
+
+    @step_budget.setter
+    def step_budget(self, steps: int) -> None:
+        # the step count at which the run loop first looks at the budget and the
+        # clock: at 1,024, or past a smaller budget (flow.run reads it per decision)
+        self._step_budget = steps
+        self.first_look = 1024 if steps >= 1024 else steps + 1
 
     def _stateless(self, label, var) -> bool:
         """Whether an action's label reads nothing a game changes, so it may be made

@@ -336,3 +336,44 @@ def test_a_pending_decision_is_never_over_nor_at_a_chance_node(spec):
     save["over"] = True
     with pytest.raises(RulespecError, match="a game that is over has rules still running"):
         game.state_from_json(json.dumps(save))
+
+
+LOOP_SPEC = """
+game: Loop
+players: {min: 2, max: 2}
+globals:
+  n: {start: 0}
+flow: |
+  turn first(players): go, stay
+  while true:
+      n += 1
+      turn first(players): never
+actions:
+  go:
+    do: |
+      pass
+  stay:
+    do: |
+      pass
+  never:
+    when: n < 0
+    do: |
+      pass
+"""
+
+
+@pytest.mark.parametrize("budget", [40, 3000])
+def test_the_run_loop_first_looks_at_a_budget_set_after_loading_when_it_is_passed(budget, monkeypatch):
+    """flow.run first looks at the budget at Game.first_look, which setting
+    Game.step_budget sets too: a budget of 40 set after loading stops a loop that
+    asks no one (a turn with no legal action passes) within 41 steps, not at the
+    1,024th (where the loop looks next otherwise), in the same words as ever. (The
+    per-statement forms: a straight-line `while` counts its own rounds.)"""
+    monkeypatch.setattr(Game, "straight", False)
+    game = load_game("loop.yaml", text=LOOP_SPEC)
+    game.step_budget = budget
+    assert game.first_look == min(1024, budget + 1)
+    st = game.new_state(2, 0)
+    with pytest.raises(RulespecError, match=f"ran {budget:,} steps without asking anyone anything"):
+        st.apply(0)
+    assert 0 < st.g["n"] <= budget
