@@ -1213,6 +1213,8 @@ class Compiler(QuietLocals):
             self.emit(node, decide)
             return
 
+        game, limit, asked_at = self.game, self.game.bounds.size, []     # (limit: never changed)
+
         def decide_local(st, fr):
             # `x = choose one of ... by p`, x and p locals: read and written in env as
             # by and store would (a p with no value goes to by: its error in words)
@@ -1220,8 +1222,21 @@ class Compiler(QuietLocals):
             if IN in env:
                 env[name] = env.pop(IN)
                 return
-            value = ask(st, fr, env[seat] if seat in env else by(st, env),
-                        _items(st, options(st, env)), None, "one")
+            player = env[seat] if seat in env else by(st, env)
+            values = _items(st, options(st, env))
+            if 1 < len(values) <= limit:
+                # flow.ask's usual case, written in: a real choice within the limit
+                # waits here, its labels made by the game's display_options when read
+                fr.pc = pc = fr.pc - 1
+                if not asked_at:
+                    asked_at.append(game.programs[fr.proc].lines[pc])
+                decision = new_object(Decision)
+                decision.player, decision._labels, decision.values = int(player), None, list(values)
+                decision.kind, decision.where, decision._namer = "one", asked_at[0], game.display_options
+                decision.secret = fr.secret or ("$secret" in env and env["$secret"] != 0)
+                st.pending = decision
+                return
+            value = ask(st, fr, player, values, None, "one")
             if value is not NOTHING:
                 env[name] = value
         self.emit(node, decide_local)
