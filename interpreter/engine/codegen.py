@@ -1774,10 +1774,21 @@ def literals(text: str, ns: dict) -> str:
     def literal(found):
         value = ns.get(found[0], ns)
         cls = value.__class__
+        if _identity_operand(found):
+            return found[0]
         if value is None or cls is bool or cls is int and -2 ** 63 < value < 2 ** 63:
             return f"({value!r})"
         return found[0]
     return _CONSTANT.sub(literal, text)
+
+
+def _identity_operand(found) -> bool:
+    """Whether the constant `found` (a match in generated text) is an operand of `is`
+    or `is not` (`{a} is not None` with a constant for `a`): there it keeps its
+    name, as Python warns of `(2) is not None` (SyntaxWarning, on the user's
+    stderr) and an int's identity is the global's object's, not a new literal's."""
+    text, start, end = found.string, found.start(), found.end()
+    return text.startswith(" is ", end) or text.endswith(("is ", "is not "), 0, start)
 
 
 def _range_items(st, n):

@@ -76,3 +76,20 @@ def test_the_source_holds_literals_and_no_text():
     text = "\n".join(s for s in sources if isinstance(s, str))
     assert "(5)" in text and "(None)" in text
     assert "done" not in text and "total" not in text and re.search(r"st\.g\[_k\d+\]", text)
+
+
+def test_an_operand_of_is_keeps_its_name():
+    """`{a} is not None` with a constant for `a` would be `(2) is not None`: Python
+    warns of it (SyntaxWarning, on the user's stderr) and an int's identity is not a
+    new literal's, so an operand of `is` keeps its name."""
+    ns = {"_k1": 2, "_k2": None}
+    assert literals("(_k1 is not None and _k1 is _k2 and x is _k1 and _k1 + _k1)", ns) == \
+        "(_k1 is not None and _k1 is _k2 and x is _k1 and (2) + (2))"
+
+
+def test_constant_arguments_compile_with_no_warning(recwarn):
+    text = ('game: T\nplayers: {min: 2, max: 2}\nglobals: {g: {start: 0}}\n'
+            'flow: |\n  g = max(2, 2) + min(3, 4)\n  end game "x"\nscoring:\n  score: g\n')
+    from interpreter.engine.game import load_game
+    assert load_game(path="w.yaml", text=text).new_state(2, 0).scores() == [5, 5]
+    assert not [w for w in recwarn if issubclass(w.category, SyntaxWarning)]
