@@ -764,7 +764,7 @@ class ExpressionSource:
         if n is None and self.short_walk(x, cond, elt):
             walk, head = [], f"for {{}} in {x}"
         else:
-            walk, head = self.metered(head, n if n is not None else x)
+            walk, head = self.metered(head, x)   # x: the walked source (range(n): n's)
         head = head.format(value) + ":"
         self._prove(value, walked)
         frame = [start, {}]

@@ -80,3 +80,16 @@ def test_a_lists_walk_is_metered_with_no_call():
     assert re.search(r"_m\d+\[0\] = _t\d+ = _m\d+\[0\] \+ len\(_L\d+\)\n", text)       # a list's length
     assert re.search(r"_m\d+\[0\] = _t\d+ = _m\d+\[0\] \+ _L\d+\n", text)             # a range's
     assert "for _v" in text and not re.search(r"for _v\d+ in _items\(st, ", text.split("lambda")[0])
+
+
+def test_a_range_walked_by_a_lowered_comprehension_is_metered_inline():
+    """`range(n)` in a comprehension written as a loop (`_loop`) is walked as a range
+    with its meter inline, as a statement's `for` walks it, with no call of _RI in
+    the usual case: it was handed `metered` as a parse node, and so always called."""
+    from tests.generated import generated_sources
+    text = ('game: T\nplayers: {min: 2, max: 2}\nglobals: {g: {start: 0}, n: {start: 3}}\n'
+            'flow: |\n  g = count([i for i in range(n) if i > 0 and [j for j in range(n)] != []])\n'
+            '  end game "x"\nscoring:\n  score: g\n')
+    source = "\n".join(generated_sources(text, "t.yaml", start=True).values())
+    assert len(re.findall(r"_L\d+ = range\(_L\d+\)", source)) >= 2     # both walks
+    assert load_game("t.yaml", text=text).new_state(2, 0).scores() == [2, 2]
