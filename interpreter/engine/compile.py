@@ -38,6 +38,10 @@ class Compiler(QuietLocals):
     # written to both, so env stays exact for whatever reads it (frames made where it
     # stops, closures, errors); off only where a test compares games with it and without it.
     quiet_locals = True
+    # A quiet function's local stored at one place alone is proven what that store's
+    # value is (quiet_locals.py `_carry_once`); off only where a test compares games
+    # with it and without it.
+    once_proofs = True
     # A sampled turn with one legal option (no real choice) takes it and goes on in
     # the same call, where the run loop would run the turn again with it next, nothing
     # checked between (_turn_form); off only where a test compares games with it and without it.
@@ -92,6 +96,8 @@ class Compiler(QuietLocals):
         # the locals that surely hold env's value at the line being written (assigned on
         # every path there, through the lines' own stores); None otherwise
         self._synced: dict | None = None
+        # the locals the quiet function being written stores into at one place alone
+        self._once: frozenset | set = frozenset()
         # writing a quiet function without env (env_free); whether its calls keep a
         # procedure's value for a later `x = procedure(...)` as env does (_quiet_call)
         self._env_free = False
@@ -365,10 +371,10 @@ class Compiler(QuietLocals):
         if before is not None:
             source.locals = before
             self._synced = {n: i for n, i in before.items() if n not in drops}
-        if suspends or secret:
-            first, iterable = source.lowered(stmt.iter, scope)
+        if (suspends or secret) and source.ranged(stmt.iter) is not None:
+            first, iterable = source.lowered(stmt.iter, scope)    # its items a list: kept in env
             iterable = f"list(_items(st, {iterable}))"
-        else:   # a range for range(n) (codegen.loop_items)
+        else:   # a range for range(n) (codegen.loop_items); a list (a copy) otherwise
             first, iterable = source.loop_items(stmt.iter, scope)
         first = [pad + line for line in first]
         count = [f"{pad}env['$secret'] = env.get('$secret', 0) + 1"] if secret else []
@@ -733,6 +739,8 @@ class Compiler(QuietLocals):
         nothing = source.fresh("nothing", NOTHING)
         try:
             params, entry_lines, entry = self._entry_lines(key, body, scope)
+            sites = self._store_sites(body, scope)     # a parameter is stored at entry too
+            self._once = {name for name, n in sites.items() if n == 1 and name not in self._idents}
             self._add(lines, pcs, entry_lines, start)
             at_entry = self._fork()
             general, general_pcs = [], []
@@ -742,7 +750,10 @@ class Compiler(QuietLocals):
             pcs += general_pcs
             names = tuple(self._idents.items())
         finally:
-            self._idents, self._synced, source.locals = {}, None, {}
+            for local in self._idents.values():     # proven by _carry_once: not past this function
+                for known in (source.proven, source.small_ints, source.lengths):
+                    known.pop(local, None)
+            self._idents, self._synced, source.locals, self._once = {}, None, {}, frozenset()
             self._env_free = self._stale_ret = False
         text = "\n".join([f"def {ident}({', '.join(['st', 'secret', 'inside', *params])}):"]
                          + ["    " + line for line in lines] + [f"    return {nothing}"])
@@ -997,6 +1008,8 @@ class Compiler(QuietLocals):
                 return lines + [f"{where} = {both}"]
             new = source.arith(op, self._current(node.target, where), operand)
         where = self._kept(node.target, scope, where)
+        if op is None and check is None and self.once_proofs:
+            self._carry_once(node.target, scope, new)
         return lines + [f"{where} = {check.format(new)}" if check else f"{where} = {new}"]
 
     def _item_store_lines(self, target, value, op, scope):

@@ -22,7 +22,9 @@ With `Compiler.quiet_locals` on, reads of a local come from a Python local
 - a procedure's or action's parameters come as Python arguments, its env made
   of them at entry (`_entry_lines`); a `for` variable the body never stores into
   keeps the proof of its items' kind (`_item_proof`: codegen reads it with no
-  class test).
+  class test), and a local stored at one place alone in the function keeps what
+  that store's value is proven (`_carry_once`: a list of a zone's cards, say),
+  as every read of its Python local reads that store's value.
 
 A function that cannot stop at a decision (so makes no frame), makes no
 closure and reads every local where it has a value (its text names no `env`)
@@ -123,6 +125,37 @@ class QuietLocals:
             return None
         source = self._source()
         return source.items_proof(source.lowered(stmt.iter, scope)[1])
+
+    def _carry_once(self, target, scope, value) -> None:
+        """After a store of generated `value` into local `target` (a name) that the
+        Python local holds: where the function stores into that local at this place
+        alone (`_once`), the Python local is proven what `value` is (codegen `_carry`).
+        Its Python local is read only where a store made it hold env's value
+        (`_synced`), and this is the only store, so every read reads such a value."""
+        if not (self._synced is not None and isinstance(target, ast.Name)
+                and target.id in self._once and target.id in self._synced):
+            return
+        ident = self._synced[target.id]
+        source = self._source()
+        for known in (source.proven, source.small_ints, source.lengths):
+            known.pop(ident, None)      # a body written again (_proven_body) proves anew
+        source._carry(value, ident)
+
+    @staticmethod
+    def _store_sites(stmts, names) -> dict:
+        """{local name: how many places in statements (and those inside them) store
+        into it}, for `names`: a store, an update, an item store, a decision's target,
+        a `for` or a comprehension's variable."""
+        counts = {}
+        for stmt in stmts:
+            for node in ast.walk(stmt):
+                target = getattr(node, "target", None)
+                while isinstance(target, ast.Index):
+                    target = target.obj
+                for name in (target.id if isinstance(target, ast.Name) else None, getattr(node, "var", None)):
+                    if name in names:
+                        counts[name] = counts.get(name, 0) + 1
+        return counts
 
     @staticmethod
     def _stores_into(stmts, name) -> bool:
