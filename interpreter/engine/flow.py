@@ -394,13 +394,14 @@ def run(st, action=NOTHING, finish_when_done: bool = True) -> None:
         st.stack[-1].env[IN] = value
     elif st.pending is not None or st.over:
         return      # nothing runs: a decision waits, or the game is over
-    if st.trace is not None or st.explicit is not None:
+    if st.trace is not None or st.explicit is not None or st.staged:
+        # (a scenario staging a position checks no end condition: the per-statement
+        # run does that, so this loop checks them with no test of its own)
         _run_stepped(st, finish_when_done)
         return
     game = st.game
     programs = game.programs
     stack = st.stack
-    ends = not st.staged    # a scenario staging a position checks no end condition
     steps = 0
     look = game.first_look   # the next step count at which to look (1,024, or past the budget)
     # start_meter, on the same clock read, written in place: the list's last item
@@ -410,7 +411,6 @@ def run(st, action=NOTHING, finish_when_done: bool = True) -> None:
     meter[1] = METER_CHUNK
     meter[2] = monotonic() + meter[3]
     fr = program = None
-    pc = 0
     try:
         # nothing is pending here (a decision that waits returns at once), and a
         # game that ends clears the stack (State.finish)
@@ -418,15 +418,13 @@ def run(st, action=NOTHING, finish_when_done: bool = True) -> None:
             fr = stack[-1]
             program = programs[fr.proc]
             code, size, end_checks = program.loop
-            if not ends:
-                end_checks = None
+            pc = fr.pc
+            if pc >= size:      # the frame is over
+                stack.pop()
+                if program.exit_checks and not st.over and _at_boundary(programs, stack):
+                    _check_end(st, program.exit_checks, None)
+                continue
             while True:     # this frame's instructions, until it is left or a decision waits
-                pc = fr.pc
-                if pc >= size:
-                    stack.pop()
-                    if program.exit_checks and ends and not st.over and _at_boundary(programs, stack):
-                        _check_end(st, program.exit_checks, None)
-                    break
                 fr.pc = pc + 1
                 code[pc](st, fr)
                 if end_checks is not None:
@@ -445,6 +443,12 @@ def run(st, action=NOTHING, finish_when_done: bool = True) -> None:
                 if st.pending is not None:
                     return      # a decision waits: the stack holds its frame, nothing to finish
                 if not stack or stack[-1] is not fr:
+                    break
+                pc = fr.pc
+                if pc >= size:  # the frame is over
+                    stack.pop()
+                    if program.exit_checks and not st.over and _at_boundary(programs, stack):
+                        _check_end(st, program.exit_checks, None)
                     break
         if not stack and not st.over and finish_when_done:
             st.finish("the flow ended")

@@ -377,3 +377,45 @@ def test_the_run_loop_first_looks_at_a_budget_set_after_loading_when_it_is_passe
     with pytest.raises(RulespecError, match=f"ran {budget:,} steps without asking anyone anything"):
         st.apply(0)
     assert 0 < st.g["n"] <= budget
+
+
+@pytest.mark.parametrize("budget", [40, 1023, 1024, 1025, 3000])
+def test_the_run_loop_runs_budget_plus_one_steps_before_the_budget_stops_it(budget, monkeypatch):
+    """flow.run runs exactly budget + 1 instructions (the one that passes the
+    budget, as ever) and then stops, whether the budget lies before, at or after a
+    1,024-step look. Counted by wrapping every form the loop runs; a step lost or
+    counted twice (say, at a frame's end, which is no step, popped on entry or after
+    a step) moves the count."""
+    monkeypatch.setattr(Game, "straight", False)
+    game = load_game("loop.yaml", text=LOOP_SPEC)
+    game.step_budget = budget
+    st = game.new_state(2, 0)
+    ran = [0]
+
+    def counted(form):
+        def step(st, fr):
+            ran[0] += 1
+            form(st, fr)
+        return step
+    for program in game.programs.values():
+        fast, size, checks = program.loop
+        program.loop = ([counted(f) for f in fast], size, checks)
+    with pytest.raises(RulespecError, match=f"ran {budget:,} steps without asking anyone anything"):
+        st.apply(0)
+    assert ran[0] == budget + 1
+
+
+def test_a_staged_position_runs_statement_by_statement(monkeypatch):
+    """A scenario staging a position (State.staged) checks no end condition: flow.run
+    hands it to the per-statement run, which tests that, so its own loop need not."""
+    import interpreter.engine.flow as flow
+    game = load_game("loop.yaml", text=LOOP_SPEC)
+    st = game.new_state(2, 0)
+    seen = []
+    real = flow._run_stepped
+    monkeypatch.setattr(flow, "_run_stepped", lambda st, finish: seen.append(st) or real(st, finish))
+    st.staged = True
+    game.step_budget = 50
+    with pytest.raises(RulespecError, match="ran 50 steps"):
+        st.apply(0)
+    assert seen == [st]
