@@ -628,12 +628,9 @@ def _move_one(st, c, zone, at_end, out_of=None):
         _taken(st, c, None)
     if st.explicit is not None:
         chance.taking(st, c)
-    zones, loc = st.zones, st.loc
-    target, limits, limit = zones[zone], st.game.limits, None
-    if limits:      # _limit, inline
-        base = _BASES.get(zone)
-        limit = limits.get(base) if base is not None else _limit(limits, zone)
-    if c not in st.game.cards:
+    zones, loc, game = st.zones, st.loc, st.game
+    target = zones[zone]
+    if c not in game.cards:
         _card(st, c)    # says what is wrong
     zones[loc[c]].remove(c)
     if at_end:
@@ -641,8 +638,12 @@ def _move_one(st, c, zone, at_end, out_of=None):
     else:
         target.insert(0, c)
     loc[c] = zone
-    if limit is not None and len(target) > limit:
-        raise RuleError(f"zone {zone} would hold {len(target)} cards, over its limit of {limit}")
+    limits = game.limits
+    if limits:      # _limit, inline (a game with no zone limits tests nothing more)
+        base = _BASES.get(zone)
+        limit = limits.get(base) if base is not None else _limit(limits, zone)
+        if limit is not None and len(target) > limit:
+            raise RuleError(f"zone {zone} would hold {len(target)} cards, over its limit of {limit}")
 
 
 def _taken(st, cards, out_of) -> None:
