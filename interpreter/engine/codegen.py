@@ -147,6 +147,12 @@ class ExpressionSource:
     # and nothing where both lengths have bounds whose sum is within the size limit
     # (`joined`); off only where a test compares games with it and without it.
     by_lengths = True
+    # max, min, index_of and occurrences of a list proven to hold at most SHORT_WALK
+    # items (`sized`) written as Python's own list operations (`short_list`), with no
+    # call and no meter, as `in` on such a list goes unmetered: the same values and
+    # errors. Off only where a test compares games (and meter counts) with it and
+    # without it.
+    by_short_lists = True
 
     def __init__(self, compiler):
         self.compiler = compiler
@@ -160,7 +166,7 @@ class ExpressionSource:
                    "_IB": limits.integer_bound, "_SIZE": limits.size, "_num": lambda r: check_number(r, limits),
                    "_mul": checked_multiply(limits),
                    "_index": _index, "_CARDS": game.cards, "_MCHECK": meter_check,
-                   "_LX": _list_extreme, "_PYMAX": max, "_PYMIN": min, "_Seat": Seat, "_Zone": Zone,
+                   "_LX": _list_extreme, "_SX": _short_extreme, "_PYMAX": max, "_PYMIN": min, "_Seat": Seat, "_Zone": Zone,
                    "_PZ": {z: [player_zone(z, i) for i in range(game.max_players)]
                            for z in self.names.player_zones}}
         self.ns["_NIB"] = -limits.integer_bound     # an int's lower bound, negated once, not per test
@@ -382,6 +388,7 @@ class ExpressionSource:
             else:
                 given[param] = w = self.fresh("w")
                 binds.append(f"({w} := {arg})")
+                self._carry(arg, w)     # what the argument is proven, its parameter is
         saved = self.locals, self.has_env
         self.locals, self.has_env = given, False     # the body reads its parameters only
         self._expanding.append(name)
@@ -1119,6 +1126,9 @@ class ExpressionSource:
                 return inline
             # bound by name when the function is compiled (functions may call each other)
             return f"{self._function_idents[node.func]}(st{''.join(', ' + a for a in args)})"
+        short = self.short_list(node.func, args)
+        if short is not None:
+            return short
         fn = self.fresh("f", FUNCTIONS[node.func])
         general = f"{fn}(st{''.join(', ' + a for a in args)})"
         if node.func == "text" and len(args) == 1:
@@ -1129,6 +1139,11 @@ class ExpressionSource:
                 return extreme
         inline = _INLINE.get(node.func) if len(args) == 1 else None
         if node.func == "count" and inline is not None:
+            constant = self.ns[args[0]] if re.fullmatch(r"_k\d+", args[0]) else None
+            if constant.__class__ in (list, dict) and self.by_kinds:
+                # a constant list's or map's count: its length, as the inline path below
+                # gives it (a list's kind is known), computed here once
+                return self.const(len(constant))
             # a list's or map's count is its length (with no walk to meter); a zone's, its cards'
             cls = _CLASS.get(self.kind(node.args[0]), "_Zone")
             inline = (f"{{x}}.__class__ is {cls}", "len(st.zones[{x}])" if cls == "_Zone" else "len({x})")
@@ -1150,6 +1165,42 @@ class ExpressionSource:
         first, x = read
         test = test.replace("{x}", first, 1).replace("{x}", x)
         return f"({value.replace('{x}', x)} if {test} else {fn}(st, {x}))"
+
+    def short_list(self, func, args) -> str | None:
+        """max(xs) or min(xs), index_of(xs, x), occurrences(xs, x) for `xs` proven a
+        list of at most SHORT_WALK items (`sized`), as Python's list operations: what
+        the builtin gives, with no call and no meter (at most SHORT_WALK comparisons
+        in C, as `x in xs` makes unmetered): max or min of the items when none is
+        none and there is one (else _list_extreme, which leaves nones out: none for
+        no item), the first place of x or none, how often x is there. Each argument
+        is evaluated once, in order. None where it does not apply (switch off, not
+        such a list, an argument that cannot be bound in a comprehension's iterable)."""
+        if not (self.by_short_lists and self.by_kinds and self.by_proofs):
+            return None
+        arity = {"max": 1, "min": 1, "index_of": 2, "occurrences": 2}.get(func)
+        known = self.sized(args[0]) if arity == len(args) else None
+        if known is None or known[0] != "list" or known[1] is None or known[1] > SHORT_WALK:
+            return None
+        if func == "occurrences":   # xs, then x, evaluated before count looks
+            return f"{args[0]}.count({args[1]})"
+        if self.in_iterable and not all(_CHEAP.fullmatch(a) for a in args):
+            return None
+        if func == "index_of":
+            xs, x = args
+            if _CHEAP.fullmatch(x):     # x cheap: xs read first all the same
+                first, xs = self.twice(xs)
+                return f"({xs}.index({x}) if {x} in {first} else None)"
+            if _CHEAP.fullmatch(xs):
+                y = self.fresh("w")
+                return f"({xs}.index({y}) if ({y} := {x}) in {xs} else None)"
+            w, y = self.fresh("w"), self.fresh("w")
+            return f"({w}.index({y}) if (({w} := {xs}), ({y} := {x}))[1] in {w} else None)"
+        pick = "_PYMAX" if func == "max" else "_PYMIN"
+        read = self.twice(args[0])
+        if read is None:
+            return None
+        first, xs = read
+        return f"({pick}({xs}) if None not in {first} and {xs} else _SX({pick}, {xs}))"
 
     def _extreme(self, func, fn, args) -> str | None:
         """max or min without `by`, the builtin's usual cases inline: of one list
@@ -1744,6 +1795,13 @@ def _bracket_closes_last(src, at) -> bool:
             if depth == 0:
                 return i == len(src) - 1
     return False
+
+
+def _short_extreme(pick, xs: list):
+    """max or min (`pick`) of a short list (`short_list`) holding a none or nothing:
+    _list_extreme's value, unmetered: the nones left out, none for no item left."""
+    xs = [i for i in xs if i is not None]
+    return pick(xs) if xs else None
 
 
 def _sort_by(st, descending, xs, key):
