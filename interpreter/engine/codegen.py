@@ -78,6 +78,12 @@ _INLINE = {
     "kind": ("{x}.__class__ is str and {x} in {table}", "{table}[{x}]"),
     "count": ("{x}.__class__ is _Zone", "len(st.zones[{x}])"),
 }
+# builtins whose value, when they give one, is always of one class (functions.py):
+# a call of one is proven that (`proof`)
+_RESULT_PROOF = {"tally": "dict", "with_key": "dict", "keys": "list", "cards": "list", "sort": "list",
+                 "reverse": "list", "remove": "list", "unique": "list", "range": "list",
+                 "append": "list", "rotate": "list", "flatten": "list", "one_of_each": "list",
+                 "clockwise_from": "list:seat", "others": "list:seat"}
 # AST levels one generated function holds. Python's parser refuses more than 200
 # nested brackets and a level writes at most three, so a deeper expression is cut
 # into parts, each its own generated function, called with the locals it may read.
@@ -1129,8 +1135,11 @@ class ExpressionSource:
         short = self.short_list(node.func, args)
         if short is not None:
             return short
+        if node.func == "get" and len(args) in (2, 3) and base(self.proof(args[0])) == "dict":
+            return f"{args[0]}.get({', '.join(args[1:])})"     # what the builtin does
         fn = self.fresh("f", FUNCTIONS[node.func])
         general = f"{fn}(st{''.join(', ' + a for a in args)})"
+        self._prove(general, _RESULT_PROOF.get(node.func))     # (its text names a fresh _f)
         if node.func == "text" and len(args) == 1:
             self._size_text(general, args[0])
         if node.func in ("max", "min") and self.by_kinds:
@@ -1151,9 +1160,13 @@ class ExpressionSource:
             table = self.card_table(node.func)    # every card has both
             inline = tuple(t.replace("{table}", table) for t in inline)
         if inline is not None:      # an argument proven of the usual case's class: no test
-            # (not a list's or map's count, which the builtin meters as a walk)
+            # (a list's or map's count only where its kind's path above is its length,
+            # with no meter: elsewhere the builtin meters it as a walk)
+            proof = base(self.proof(args[0]))
             surely = {("count", "zone"): "len(st.zones[{x}])", ("name", "card"): inline[1],
-                      ("kind", "card"): inline[1]}.get((node.func, base(self.proof(args[0]))))
+                      ("kind", "card"): inline[1]}.get((node.func, proof))
+            if node.func == "count" and proof == cls and cls in ("list", "dict"):
+                surely = "len({x})"
             if surely is not None:
                 return surely.replace("{x}", args[0])
         read = self.twice(args[0]) if inline is not None else None
@@ -1375,7 +1388,9 @@ class ExpressionSource:
         ranged = head == f"for {{}} in _RI(st, {x})"
         if not (self.by_meter and (ranged or head == f"for {{}} in _items(st, {x})")):
             return [], head
-        proven = not ranged and base(self.proof(x)) == "list"
+        # a list's items, or a map's keys (the walk of a map that _items would list:
+        # no list or map changes in place), walked as they are
+        proven = not ranged and base(self.proof(x)) in ("list", "dict")
         if proven and _CHEAP.fullmatch(x):
             walked, lines = x, []
         else:       # a local of its own: the general way assigns it
