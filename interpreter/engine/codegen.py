@@ -153,11 +153,11 @@ class ExpressionSource:
     # and nothing where both lengths have bounds whose sum is within the size limit
     # (`joined`); off only where a test compares games with it and without it.
     by_lengths = True
-    # max, min, index_of and occurrences of a list proven to hold at most SHORT_WALK
-    # items (`sized`) written as Python's own list operations (`short_list`), with no
-    # call and no meter, as `in` on such a list goes unmetered: the same values and
-    # errors. Off only where a test compares games (and meter counts) with it and
-    # without it.
+    # max, min, index_of, occurrences, first, last, any and all of a list proven to
+    # hold at most SHORT_WALK items (`sized`) written as Python's own list operations
+    # (`short_list`), with no call and no meter, as `in` on such a list goes unmetered:
+    # the same values and errors. Off only where a test compares games (and meter
+    # counts) with it and without it.
     by_short_lists = True
 
     def __init__(self, compiler):
@@ -1180,22 +1180,27 @@ class ExpressionSource:
         return f"({value.replace('{x}', x)} if {test} else {fn}(st, {x}))"
 
     def short_list(self, func, args) -> str | None:
-        """max(xs) or min(xs), index_of(xs, x), occurrences(xs, x) for `xs` proven a
-        list of at most SHORT_WALK items (`sized`), as Python's list operations: what
-        the builtin gives, with no call and no meter (at most SHORT_WALK comparisons
-        in C, as `x in xs` makes unmetered): max or min of the items when none is
-        none and there is one (else _list_extreme, which leaves nones out: none for
-        no item), the first place of x or none, how often x is there. Each argument
-        is evaluated once, in order. None where it does not apply (switch off, not
-        such a list, an argument that cannot be bound in a comprehension's iterable)."""
+        """max(xs) or min(xs), index_of(xs, x), occurrences(xs, x), first(xs), last(xs),
+        any(xs), all(xs) for `xs` proven a list of at most SHORT_WALK items (`sized`),
+        as Python's list operations: what the builtin gives, with no call and no
+        meter (at most SHORT_WALK comparisons in C, as `x in xs` makes unmetered):
+        max or min of the items when none is none and there is one (else
+        _short_extreme, which leaves nones out: none for no item), the first place
+        of x or none, how often x is there, its first or last item or none. Each
+        argument is evaluated once, in order. None where it does not apply (switch
+        off, not such a list, an argument that cannot be bound in a comprehension's
+        iterable)."""
         if not (self.by_short_lists and self.by_kinds and self.by_proofs):
             return None
-        arity = {"max": 1, "min": 1, "index_of": 2, "occurrences": 2}.get(func)
+        arity = {"max": 1, "min": 1, "index_of": 2, "occurrences": 2, "first": 1, "last": 1,
+                 "any": 1, "all": 1}.get(func)
         known = self.sized(args[0]) if arity == len(args) else None
         if known is None or known[0] != "list" or known[1] is None or known[1] > SHORT_WALK:
             return None
         if func == "occurrences":   # xs, then x, evaluated before count looks
             return f"{args[0]}.count({args[1]})"
+        if func in ("any", "all"):
+            return f"{func}({args[0]})"
         if self.in_iterable and not all(_CHEAP.fullmatch(a) for a in args):
             return None
         if func == "index_of":
@@ -1208,11 +1213,13 @@ class ExpressionSource:
                 return f"({xs}.index({y}) if ({y} := {x}) in {xs} else None)"
             w, y = self.fresh("w"), self.fresh("w")
             return f"({w}.index({y}) if (({w} := {xs}), ({y} := {x}))[1] in {w} else None)"
-        pick = "_PYMAX" if func == "max" else "_PYMIN"
         read = self.twice(args[0])
         if read is None:
             return None
         first, xs = read
+        if func in ("first", "last"):
+            return f"({xs}[{0 if func == 'first' else -1}] if {first} else None)"
+        pick = "_PYMAX" if func == "max" else "_PYMIN"
         return f"({pick}({xs}) if None not in {first} and {xs} else _SX({pick}, {xs}))"
 
     def _extreme(self, func, fn, args) -> str | None:
@@ -1568,6 +1575,9 @@ class ExpressionSource:
             return (value.__class__.__name__, len(value)) if value.__class__ in (list, str) else None
         if src == "st.seats":
             return "list", self.compiler.game.max_players
+        if src[:1] == "(" and _bracket_closes_last(src, 0):    # (x): x's (a tuple: none)
+            parts = _top_level_parts(src[1:-1])
+            return self.sized(parts[0]) if len(parts) == 1 else None
         proof = self.proof(src)
         if proof == "card":
             return "str", self.card_chars

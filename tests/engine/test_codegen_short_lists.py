@@ -1,4 +1,4 @@
-"""max, min, index_of and occurrences of a list proven to hold at most SHORT_WALK
+"""max, min, index_of, occurrences, first, last, any and all of a list proven to hold at most SHORT_WALK
 items are written as Python's list operations (codegen.py `short_list`): the same
 values and the same errors in the same words with by_short_lists on and off; only
 the meter counts less (such a list's look-up is not metered, as `in` on it is not).
@@ -36,8 +36,10 @@ globals:
 functions:
   leader: {{params: [xs], expr: "index_of(xs, max(xs)) if occurrences(xs, max(xs)) == 1 else none"}}
   top: {{params: [], expr: "leader([p.points + count(four) for p in players])"}}
+  piles: {{params: [], expr: "[bag, bag]"}}
+  pile: {{params: [], expr: "first(piles())"}}
 flow: |
-  total = 9 if top() == none else top()
+  total = 9 if top() == none or pile() != bag else top()
 scoring:
   score: "total"
 '''
@@ -58,6 +60,13 @@ METERED = [
     ("occurrences([[1], [1]], [1])", 0, 2),
     ("index_of([t for t in bag], b)", 0, 2),
     ("index_of(four, 4)", 0, 4),                # a constant list
+    ("first([n for n in four if n > 3])", 0, 1),
+    ("last([n for n in four])", 0, 4),
+    ("first([n for n in four if n > 9])", 0, 0),  # no item: none
+    ("any([n > 3 for n in four])", 0, 4),
+    ("all([n > 3 for n in four])", 0, 4),
+    ("all([])", 0, 0),
+    ("first(([n for n in four]))", 0, 4),       # in brackets: the same list
     ("[max([n, 1]) for n in four]", 4, 12),     # the walk calls a builtin: metered
     ("leader([n for n in four])", 16, 16),      # a parameter: any value, the builtins
     ("leader([5, 5, 1])", 6, 6),
@@ -65,7 +74,7 @@ METERED = [
     ("occurrences(long, 3)", LONG, LONG),
 ]
 # snippets that fail, alike with the switch on and off
-FAILING = ["max([n for n in mixed])", "min([1, 'x'])", "max([[1], 2])", "index_of([1, 2])",
+FAILING = ["first([1], 2)", "any([1, 2], 3)", "max([n for n in mixed])", "min([1, 'x'])", "max([[1], 2])", "index_of([1, 2])",
            "occurrences([1], 1, 2)", "max([n for n in four], 1, 2)", "max([n // 0 for n in four])",
            "index_of([n for n in four], [n for n in 3])", "max([n for n in 3])"]
 
@@ -124,5 +133,8 @@ def test_a_short_list_is_written_with_no_call():
     assert re.search(r"_PYMAX\((_w\d+)\) if None not in \1 and \1 else _SX\(_PYMAX, \1\)", top)
     assert re.search(r"(_w\d+)\.index\((_w\d+)\) if \(\2 := .*\) in \1 else None", top)
     assert re.search(r"_w\d+\.count\(\(_PYMAX", top)
+    # a short list written out from a function (in brackets) is as short
+    assert re.search(r"\((_w\d+)\[0\] if \(\1 := \(\[_k\d+, _k\d+\]\)\) else None\)",
+                     sources["<rulespec function pile>"])
     appends = [line for line in top.split("\n") if ".append(" in line]
     assert appends and not any("len(_k" in line for line in appends)    # count(four): a constant
