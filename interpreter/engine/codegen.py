@@ -42,6 +42,7 @@ turns proofs off, for the test that compares games with and without them.
 """
 from __future__ import annotations
 
+import os
 import re
 
 from rulespec import ast
@@ -188,6 +189,7 @@ class ExpressionSource:
             self.ns[self._function_idents[name]] = fn
         self.consts: dict = {}
         self.counter = 0
+        self._code_names: dict = {}   # generated code's filename -> how many have had it (code_name)
         self._card_tables: dict = {}   # card attribute -> generated name of its table
         self._int_bounds: dict = {}    # _checker's numeric template -> (checker, low, high)
         self._inlinable: dict = {}     # spec function -> how it is written at its calls (_measure)
@@ -237,10 +239,10 @@ class ExpressionSource:
     def function(self, node, scope):
         """f(state, env): an expression whose free names are looked up in env."""
         lines, source = self.lowered(node, scope)
+        filename = self.code_name("expression", self.at(node))
         if lines:   # its comprehensions as loops: a def
-            return self._define("def _expr(st, env):", lines + [f"return {source}"],
-                                f"<rulespec expression {self.counter}>")
-        code = compile(literals(f"lambda st, env: {source}", self.ns), f"<rulespec expression {self.counter}>", "eval")
+            return self._define("def _expr(st, env):", lines + [f"return {source}"], filename)
+        code = compile(literals(f"lambda st, env: {source}", self.ns), filename, "eval")
         return eval(code, self.ns)  # noqa: S307 — source built only from generated identifiers
 
     def spec_function(self, name, node, scope):
@@ -486,12 +488,13 @@ class ExpressionSource:
         return lines + first + [f"{result} = {value}"]
 
     # ----------------------------------------------------------- statements
-    def statement(self, body: list[str], where: str):
+    def statement(self, body: list[str], where: tuple):
         """An instruction f(state, frame) from generated lines that use `env` (where a
-        part left to closures finds every local, as in an expression)."""
+        part left to closures finds every local, as in an expression); `where`: the
+        spec's (line, col) or (line, None) it comes from (code_name)."""
         name = self.fresh("s")
         lines = [f"def {name}(st, fr):", "    env = fr.env"] + ["    " + line for line in body]
-        code = compile(literals("\n".join(lines), self.ns), f"<rulespec statement {where}>", "exec")
+        code = compile(literals("\n".join(lines), self.ns), self.code_name("statement", where), "exec")
         exec(code, self.ns)  # noqa: S102 — source built only from generated identifiers
         return self.ns.pop(name)
 
@@ -563,7 +566,7 @@ class ExpressionSource:
         def write():
             return self._candidates_written(var, items, when, scope, player)
         source, parts, loops, seat = write()
-        code = compile(literals(f"lambda st, {player}: {source}", self.ns), f"<rulespec candidates {self.counter}>", "eval")
+        code = compile(literals(f"lambda st, {player}: {source}", self.ns), self.code_name("candidates", self.at(items if items is not None else when)), "eval")
         found = eval(code, self.ns)  # noqa: S307 — source built only from generated identifiers
         # its source, for game.py's turn_options to fuse a turn's actions into one function:
         # (player name, value name or None, `for ... if ...` tail or the `when` test or None);
@@ -812,6 +815,25 @@ class ExpressionSource:
         namespace = {}
         exec(compile(literals(text, self.ns), filename, "exec"), self.ns, namespace)  # noqa: S102 — generated identifiers only
         return next(iter(namespace.values()))
+
+    def at(self, node) -> tuple:
+        """(line, col) of `node` in the spec's file (the rule's mark), for code_name."""
+        if node is None:
+            return ()
+        mark = self.compiler.mark
+        return mark(node.line, node.col) if mark else (node.line, node.col)
+
+    def code_name(self, kind: str, where: tuple) -> str:
+        """A generated code object's filename: what it is and where in the spec it comes
+        from, "<rulespec expression zena.yaml:12:5>" (where: (line, col), col may be
+        None). Unique within this source, "#2" on the second from one place, so per-file
+        profiles and tracebacks name one code each. Users never see it: faults.py maps
+        code objects, not their names, back to the spec."""
+        file = os.path.basename(self.compiler.game.file or "spec")
+        place = ":".join(str(p) for p in (file, *where) if p is not None)
+        name = f"<rulespec {kind} {place}>"
+        seen = self._code_names[name] = self._code_names.get(name, 0) + 1
+        return name if seen == 1 else f"{name[:-1]} #{seen}>"
 
     def const(self, value) -> str:
         key = (type(value).__name__, repr(value))

@@ -222,7 +222,7 @@ class Compiler(QuietLocals):
                          f"    fr.pc = {end + 1}", f"    {name}[0](st, fr)"]
         first = 3
         try:
-            fn = self._source().statement(lines, f"line {self.program.lines[start][1]}")
+            fn = self._source().statement(lines, (self.program.lines[start][1], None))
         except (SyntaxError, RecursionError, MemoryError):   # past what Python compiles: keep the steps
             return
         # faults: the generated line an exception came from -> the instruction it stands for
@@ -987,7 +987,7 @@ class Compiler(QuietLocals):
         """`target = value` (op None) or `target op= value` as one generated
         instruction; None where the closures must do it."""
         lines = self._store_lines(node, value, op, scope)
-        return None if lines is None else self._source().statement(lines, f"line {node.line}")
+        return None if lines is None else self._source().statement(lines, self._source().at(node))
 
     def _store_lines(self, node, value, op, scope):
         """The generated lines of a store (see _generated_store), or None."""
@@ -1053,14 +1053,14 @@ class Compiler(QuietLocals):
         frame = source.fresh("Frame", Frame)
         self.emit(call, source.statement(
             [f"st.stack.append({frame}({source.const('proc:' + call.func)}, {{{args}}}, "
-             f"fr.secret or bool(env.get('$secret'))))"], f"line {call.line}"))
+             f"fr.secret or bool(env.get('$secret'))))"], source.at(call)))
 
     def _branch(self, node, cond, cell, scope) -> int:
         """`if not cond: jump to cell[0]` as one generated instruction, emitted: the
         test of an if or a while. Returns its pc."""
         source = self._source()
         target, (first, test) = source.fresh("cell", cell), source.lowered(cond, scope)
-        form = source.statement(first + [f"if not ({test}):", f"    fr.pc = {target}[0]"], f"line {node.line}")
+        form = source.statement(first + [f"if not ({test}):", f"    fr.pc = {target}[0]"], source.at(node))
         pc = self.emit(node, form, writes=False)
         if self.straight_lines is not None:
             self.program.link(pc, self._branch_link(node, (first, test), cell, pc, form))
@@ -1088,7 +1088,7 @@ class Compiler(QuietLocals):
                     lines.append("    return")
             if not then:
                 return None
-            fn = source.statement(lines, f"line {node.line}")
+            fn = source.statement(lines, source.at(node))
             fn.then = [(fn.__code__, line, at, box) for line, at, box in then]
             return fn
         return make
