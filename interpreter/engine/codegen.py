@@ -160,6 +160,11 @@ class ExpressionSource:
     # the same values and errors. Off only where a test compares games (and meter
     # counts) with it and without it.
     by_short_lists = True
+    # A proven card's attribute that not every card has is read from a copy of its
+    # table whose miss raises what `attribute_of` raises (`CardTable`), with no test
+    # of the key, and what every value of the table is (a list...) is proven of the
+    # read. Off only where a test compares games with it and without it.
+    by_missing = True
 
     def __init__(self, compiler):
         self.compiler = compiler
@@ -191,6 +196,7 @@ class ExpressionSource:
         self.counter = 0
         self._code_names: dict = {}   # generated code's filename -> how many have had it (code_name)
         self._card_tables: dict = {}   # card attribute -> generated name of its table
+        self._missing_tables: dict = {}    # a table's name -> its CardTable copy's (missing_table)
         self._int_bounds: dict = {}    # _checker's numeric template -> (checker, low, high)
         self._inlinable: dict = {}     # spec function -> how it is written at its calls (_measure)
         self._expanding: list = []     # the spec functions whose bodies are being written out
@@ -944,6 +950,9 @@ class ExpressionSource:
         cases = self._proven_cases(self._attr_cases(key, k, self.kind(node.obj)), obj, k)
         if self.speculating and len(cases) == 1 and cases[0][0] and cases[0][1] == f"{{o}}[{k}]":
             return f"({obj})[{k}]"      # a map's key, or a KeyError/TypeError (by_speculation)
+        sure = self._sure_read(cases, obj)
+        if sure is not None:     # a proven card's attribute: no test, but it may fault
+            return sure
         if cases and cases[0][0] is None:     # surely this case: its value, no test, no fault
             read = cases[0][1].replace("{o}", obj)
             folded = self._constant_item(read)
@@ -958,6 +967,28 @@ class ExpressionSource:
                 test = test.replace("{o}", first, 1)
             general = f"({value.replace('{o}', o)} if {test.replace('{o}', o)} else {general})"
         return general
+
+    def _sure_read(self, cases, obj) -> str | None:
+        """`obj`'s attribute read from a table that raises for a card without it (the
+        copy `missing_table` makes), where `obj` is a proven card and `cases` its one
+        table case: what `attribute_of` does, with no test. Not `invariant`: a read
+        that may fault is not moved before the loops around it. None otherwise."""
+        if not (self.by_missing and len(cases) == 1 and cases[0][0] is not None
+                and self.proof(obj) == "card"):
+            return None
+        table = re.fullmatch(r"\{o\} in (_ca\d+)", cases[0][0])
+        return f"{self.missing_table(table[1])}[{obj}]" if table else None
+
+    def missing_table(self, name) -> str:
+        """The generated name of a CardTable copy of card table `name`, proven (see
+        `proof`) what its values all are."""
+        copy = self._missing_tables.get(name)
+        if copy is None:
+            table = self.ns[name]
+            key = next(k for k, v in self._card_tables.items() if v == name)
+            copy = self._missing_tables[name] = self.fresh("cm", CardTable(table, key, self.compiler.game.player_names))
+            self._prove(copy, self._value_proof(dict(table)))
+        return copy
 
     def _attr_cases(self, key, k, kind) -> list:
         """(class, further test or None, value) templates of `{o}.key`'s usual cases,
@@ -1919,6 +1950,20 @@ def _index(st, container, key):
             chance.reveal(st, container, key)
         container = st.zones[container]
     return container[key]
+
+
+class CardTable(dict):
+    """{card id: its attribute `key`} for the cards that have it, whose read of any
+    other card (one without it, a hidden card's text) raises what attribute_of
+    raises for it: a proven card's read needs no test of the key first."""
+    __slots__ = ("key", "player_names")
+
+    def __init__(self, table, key, player_names):
+        super().__init__(table)
+        self.key, self.player_names = key, player_names
+
+    def __missing__(self, card):
+        raise RuleError(f"{display(card, self.player_names)} has no '{self.key}'")
 
 
 def attribute_of(game):
