@@ -165,6 +165,10 @@ class ExpressionSource:
     # of the key, and what every value of the table is (a list...) is proven of the
     # read. Off only where a test compares games with it and without it.
     by_missing = True
+    # An action's label that reads the state is made from its arguments (player,
+    # value), with a test at entry (`label_function`), not from an env made per
+    # label. Off only where a test compares games with it and without it.
+    by_arguments = True
 
     def __init__(self, compiler):
         self.compiler = compiler
@@ -260,23 +264,36 @@ class ExpressionSource:
             by_env = self.function(node, scope)
             fn = lambda st, *args: by_env(st, dict(zip(params, args)))  # noqa: E731
         else:
-            idents = [self.fresh("a") for _ in params]
-            signature = f"st{''.join(', ' + i for i in idents)}"
-            lines, source = self._function_body(node, scope, params, idents)
-            if self.speculative(node):
-                fast = self.speculate(lambda: self._function_body(node, scope, params, idents))
-                if fast != (lines, source):
-                    lines, source = self._given_up(fast, (lines, source)), None
-            if lines:   # its comprehensions as loops: a def
-                fn = self._define(f"def _fn({signature}):",
-                                  lines + [f"return {source}"] * (source is not None),
-                                  f"<rulespec function {name}>")
-            else:
-                code = compile(literals(f"lambda {signature}: {source}", self.ns), f"<rulespec function {name}>", "eval")
-                fn = eval(code, self.ns)  # noqa: S307 — source built only from generated identifiers
+            fn = self._by_arguments(node, scope, params, f"<rulespec function {name}>")
         self.ns[self._function_idents[name]] = fn
         self._note_inlinable(name, node, scope)
         return fn
+
+    def label_function(self, node, scope, var):
+        """An action's label as f(state, player, value), `var` (its `for` variable)
+        bound to value: its names read from arguments, not from an env made per
+        label, and (as a spec function's body) written again for a value proven a
+        card or seat by one test at its entry (`_entry_guard`), so its reads and
+        joins test nothing more. Its value as the label's expression gives it
+        (Action.label_of displays it). None where a part is left to closures."""
+        if not self.by_arguments or _leaves_to_closures(node):
+            return None
+        return self._by_arguments(node, scope, ["player", var], self.code_name("label", self.at(node)))
+
+    def _by_arguments(self, node, scope, params, filename):
+        """`node` as f(state, *args), its names `params` its arguments (spec_function)."""
+        idents = [self.fresh("a") for _ in params]
+        signature = f"st{''.join(', ' + i for i in idents)}"
+        lines, source = self._function_body(node, scope, params, idents)
+        if self.speculative(node):
+            fast = self.speculate(lambda: self._function_body(node, scope, params, idents))
+            if fast != (lines, source):
+                lines, source = self._given_up(fast, (lines, source)), None
+        if lines:   # its comprehensions as loops: a def
+            return self._define(f"def _fn({signature}):", lines + [f"return {source}"] * (source is not None),
+                                filename)
+        code = compile(literals(f"lambda {signature}: {source}", self.ns), filename, "eval")
+        return eval(code, self.ns)  # noqa: S307 — source built only from generated identifiers
 
     def _function_body(self, node, scope, params, idents):
         """(lines, expression) of a spec function's body, its parameters `idents`:

@@ -127,6 +127,10 @@ class Compiler(QuietLocals):
         any is compiled (which of them are pure: codegen `know_functions`)."""
         self._source().know_functions(trees)
 
+    def label_function(self, node, scope, var):
+        """An action's label as f(state, player, value), or None (see codegen)."""
+        return self._source().label_function(node, scope, var)
+
     def spec_function(self, name, node, scope):
         """A spec function as f(state, *args)."""
         return self._source().spec_function(name, node, scope)

@@ -37,6 +37,9 @@ class Action:
         self.candidates = candidates or self._candidates   # generated where it can be
         # a label that reads nothing a game changes is made only when someone reads it
         self.stateless_label = stateless_label
+        # f(st, player, value): a label that reads the state, its `for` value and player
+        # given as arguments (codegen label_function; Game._compile sets it), or None
+        self.by_arguments = None
 
     def options(self, st, player, values: list, labels: list) -> None:
         """Add this action's legal (action, bound value) choices and their labels
@@ -54,6 +57,9 @@ class Action:
 
     def label_of(self, st, player, value) -> str:
         """The label of option `value` for `player`, made now from `st`."""
+        if self.by_arguments is not None:
+            label = self.by_arguments(st, player, value)
+            return label if label.__class__ is str else display(label, st.game.player_names)
         env = {"player": player, self.var: value} if self.var else {"player": player}
         if self.label is not None:
             label = self.label(st, env)
@@ -244,6 +250,14 @@ class Game:
             return compiler.candidates(var, items.tree.right if items else None,
                                        when.tree if when else None, scope)
 
+        def by_arguments(name, var):
+            """An action's label as f(st, player, value), or None (codegen label_function)."""
+            rule = by_path.get(("actions", name, "label"))
+            if rule is None or var is None:
+                return None
+            compiler.mark = lambda line, col: self.spec.text_position(rule.path, line, col)
+            return compiler.label_function(rule.tree, set(rule.scope) | assigned_names(rule.tree, self.names), var)
+
         def function(name):
             rule = by_path[("functions", name, "expr")]
             compiler.mark = lambda line, col: self.spec.text_position(rule.path, line, col)
@@ -293,6 +307,8 @@ class Game:
                                             expr(("actions", name, "label")),
                                             candidates(name, var),
                                             self._stateless(label, ("actions", name, var)))
+                if not self.actions[name].stateless_label:
+                    self.actions[name].by_arguments = by_arguments(name, var)
                 program("action:" + name, f"action {name}", ("actions", name, "do"))
             whens = {}
             for name in self.data.get("triggers") or {}:
@@ -539,13 +555,17 @@ class Game:
         spec = all(_parts(self.actions[n]) == (None, None, None)
                    or getattr(self.actions[n].candidates, "speculative", None) is not None for n in names)
         players, lines, marks = self._fused_lines(names, seat=False, spec=spec)
-        done = self._labels_made(marks) + ["return _turn_values, _turn_labels"]
+        quick = {n for n, name in marks if self.actions[name].by_arguments is not None}
+        done = self._labels_made(marks, quick) + ["return _turn_values, _turn_labels"]
         body = [f"{' = '.join(players)} = _turn_player", "_turn_values = []"]
         if any(getattr(self.actions[n].candidates, "seat", None) for n in names):
             _, seat_lines, _ = self._fused_lines(names, seat=True, spec=spec)
             body += [f"if {seat_test('_turn_player')}:", *("    " + line for line in seat_lines + done)]
         local = {"_turn_fault": lambda st, player: self.options_for(st, player, names)}
-        local.update((f"_turn_label{n}", self.actions[name].label_of) for n, name in marks)
+        local.update((f"_turn_label{n}", self.actions[name].by_arguments if n in quick
+                      else self.actions[name].label_of) for n, name in marks)
+        if quick:
+            local["_turn_show"] = display
         local.update((f"_turn_each{i}", repeat(name)) for i, name in enumerate(names)
                      if f"_turn_each{i}" in "".join(lines))
         body = "\n        ".join(body + lines + done)
@@ -560,16 +580,21 @@ class Game:
         return local["_turn_options"]
 
     @staticmethod
-    def _labels_made(marks) -> list:
+    def _labels_made(marks, quick) -> list:
         """_fused's lines that make the labels reading the state: for each mark (n,
-        action) the values in _turn_found{n}, whose options start at _turn_at{n}."""
+        action) the values in _turn_found{n}, whose options start at _turn_at{n};
+        for n in `quick`, by the label's function of arguments, displayed here
+        (what Action.label_of does), not by a call of label_of."""
         lines = ["_turn_labels = None"]
         for n, _ in marks:
+            made = f"_turn_label{n}(st, _turn_player, _turn_v)"
+            if n in quick:
+                made = f"_turn_l if (_turn_l := {made}).__class__ is str else _turn_show(_turn_l, st.game.player_names)"
             lines += [f"if _turn_found{n}:",
                       "    if _turn_labels is None:",
                       "        _turn_labels = [None] * len(_turn_values)",
                       f"    for _turn_i, _turn_v in enumerate(_turn_found{n}, _turn_at{n}):",
-                      f"        _turn_labels[_turn_i] = _turn_label{n}(st, _turn_player, _turn_v)"]
+                      f"        _turn_labels[_turn_i] = {made}"]
         return lines
 
     def _fused_lines(self, names, seat, spec=False):
