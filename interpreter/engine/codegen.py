@@ -378,7 +378,9 @@ class ExpressionSource:
         text = "\n".join(lines + [source])
         proofs = {}
         for i in idents:
-            seat, card = text.count(f"{i}.__class__ is _Seat"), text.count(f"{i}.__class__ is str and {i} in ")
+            # a card's test: of its id, or of a text before its CardTable read (_text_case)
+            seat = text.count(f"{i}.__class__ is _Seat")
+            card = text.count(f"{i}.__class__ is str and {i} in ") + text.count(f"{i}.__class__ is str else ")
             if bool(seat) != bool(card):
                 proofs[i] = "seat" if seat else "card"
         if not proofs:
@@ -980,10 +982,21 @@ class ExpressionSource:
         first, o = read
         general = f"_attr(st, {o}, {k})"
         for i, (test, value) in reversed(list(enumerate(cases))):
+            test, value = self._text_case(test, value)
             if i == 0:      # the first test evaluates `obj`, once
                 test = test.replace("{o}", first, 1)
             general = f"({value.replace('{o}', o)} if {test.replace('{o}', o)} else {general})"
         return general
+
+    def _text_case(self, test, value) -> tuple:
+        """A card table's case (test, value) for any text: `{o}` tested for a text
+        only, its attribute read from the table's CardTable copy (missing_table),
+        whose miss raises what attribute_of raises for any text without it (a card
+        without the attribute, a text that is no card). Other cases as they are."""
+        table = re.fullmatch(r"\{o\}\.__class__ is str and \{o\} in (_ca\d+)", test) if self.by_missing else None
+        if table is None or value != f"{table[1]}[{{o}}]":
+            return test, value
+        return "{o}.__class__ is str", f"{self.missing_table(table[1])}[{{o}}]"
 
     def _sure_read(self, cases, obj) -> str | None:
         """`obj`'s attribute read from a table that raises for a card without it (the

@@ -783,7 +783,9 @@ class Compiler(QuietLocals):
         entry, at_entry = entry
         proofs = {}
         for name, ident in (entry or {}).items():
-            seat, card = text.count(f"{ident}.__class__ is _Seat"), text.count(f"{ident}.__class__ is str and {ident} in ")
+            # a card's test: of its id, or of a text before its CardTable read (codegen _text_case)
+            seat = text.count(f"{ident}.__class__ is _Seat")
+            card = text.count(f"{ident}.__class__ is str and {ident} in ") + text.count(f"{ident}.__class__ is str else ")
             if bool(seat) != bool(card) and not self._stores_into(body, name):
                 proofs[ident] = "seat" if seat else "card"
         if not proofs:

@@ -97,3 +97,18 @@ def test_games_are_the_same_with_and_without_card_tables_that_raise(spec, monkey
     for seed in range(2):
         players = fast.min_players + seed
         assert transcript(fast, players, seed) == transcript(slow, players, seed)
+
+
+@pytest.mark.parametrize("names", ['[ruby, opal]', '[ruby, flint]', '[ruby, "nope"]', '[ruby, 3]', '[ruby, none]'])
+def test_any_texts_attribute_is_the_same_value_or_error(names, monkeypatch):
+    """A value not proven a card, read where the kinds say a card: an exact text is read
+    from the CardTable with no test of the key (a card without it, a text that is no
+    card: the same error), anything else the general way."""
+    flow = f"flow: |\n  for n in {names}:\n      players[1].got += n.worth\n"
+    spec = text().replace("flow: |\n", flow, 1)
+    fast, slow = on_and_off(monkeypatch, ExpressionSource, "by_missing", path="missing.yaml", text=spec)
+    assert outcome(fast) == outcome(slow)
+    assert (outcome(fast)[0] == "state") == (names == '[ruby, opal]')
+    sources = generated_sources(spec, "missing.yaml")
+    assert any(re.search(r"\(_cm\d+\[(_\w+)\] if \(?\1( := [^)]+\))?\.__class__ is str else _attr", s)
+               for s in sources.values())
