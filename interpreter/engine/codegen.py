@@ -850,7 +850,7 @@ class ExpressionSource:
 
     def code_name(self, kind: str, where: tuple) -> str:
         """A generated code object's filename: what it is and where in the spec it comes
-        from, "<rulespec expression zena.yaml:12:5>" (where: (line, col), col may be
+        from, "<rulespec expression game.yaml:12:5>" (where: (line, col), col may be
         None). Unique within this source, "#2" on the second from one place, so per-file
         profiles and tracebacks name one code each. Users never see it: faults.py maps
         code objects, not their names, back to the spec."""
@@ -1174,6 +1174,12 @@ class ExpressionSource:
     def _prove(self, local, proof) -> None:
         if proof is not None:
             self.proven[local] = proof
+
+    def forget(self, local) -> None:
+        """Nothing is known of `local` any more (proof, small int, length): what
+        `_carry` said of it held for code written before."""
+        for known in (self.proven, self.small_ints, self.lengths):
+            known.pop(local, None)
 
     def _carry(self, src, local) -> None:
         """`local`, assigned `src`, is proven what `src` is."""

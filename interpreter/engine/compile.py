@@ -755,8 +755,7 @@ class Compiler(QuietLocals):
             names = tuple(self._idents.items())
         finally:
             for local in self._idents.values():     # proven by _carry_once: not past this function
-                for known in (source.proven, source.small_ints, source.lengths):
-                    known.pop(local, None)
+                source.forget(local)
             self._idents, self._synced, source.locals, self._once = {}, None, {}, frozenset()
             self._env_free = self._stale_ret = False
         text = "\n".join([f"def {ident}({', '.join(['st', 'secret', 'inside', *params])}):"]

@@ -137,8 +137,7 @@ class QuietLocals:
             return
         ident = self._synced[target.id]
         source = self._source()
-        for known in (source.proven, source.small_ints, source.lengths):
-            known.pop(ident, None)      # a body written again (_proven_body) proves anew
+        source.forget(ident)        # a body written again (_proven_body) proves anew
         source._carry(value, ident)
 
     @staticmethod
