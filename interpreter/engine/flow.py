@@ -445,7 +445,9 @@ def run(st, action=NOTHING, finish_when_done: bool = True) -> None:
                 if not stack or stack[-1] is not fr:
                     break
                 pc = fr.pc
-                if pc >= size:  # the frame is over
+                # the frame is over: as above, written out twice on purpose (one helper
+                # for both cost +0.39% instructions a decision, measured in round 10)
+                if pc >= size:
                     stack.pop()
                     if program.exit_checks and not st.over and _at_boundary(programs, stack):
                         _check_end(st, program.exit_checks, None)
