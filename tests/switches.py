@@ -2,6 +2,8 @@
 equivalence tests of each fast path compare (tests/engine/test_codegen_*.py)."""
 from __future__ import annotations
 
+import pytest
+
 from interpreter.engine.game import load_game
 from rulespec.errors import RulespecError
 from tests.shipped import load
@@ -28,3 +30,14 @@ def evaluated(game, text: str) -> tuple:
         return ("value", game.snippet(text, "expression")(st, {}))
     except RulespecError as e:
         return ("error", str(e))
+
+
+def fault_words(game) -> str:
+    """The words of the error a new 2-player state of `game` raises when every
+    decision takes its first option until the game ends: what a pair from
+    on_and_off must say alike. Fails the test if none is raised."""
+    with pytest.raises(RulespecError) as caught:
+        st = game.new_state(2, 0)
+        while not st.is_terminal():
+            st.apply(0)
+    return str(caught.value)

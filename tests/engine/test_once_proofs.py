@@ -6,13 +6,10 @@ without a call of `_items`. A local stored at two places keeps no proof. The sam
 games, saves and errors with the switch on and off."""
 import re
 
-import pytest
-
 from interpreter.engine.compile import Compiler
-from rulespec.errors import RulespecError
 from tests.generated import generated_sources
 from tests.playout import every_state
-from tests.switches import on_and_off
+from tests.switches import fault_words, on_and_off
 
 SPEC = '''game: Once
 players: {min: 2, max: 2}
@@ -72,20 +69,12 @@ def test_games_are_the_same_with_and_without_once_proofs(monkeypatch):
         assert '"proc:asks"' in ours[1]     # saved where `asks` stopped in its walk
 
 
-def _fault(game) -> str:
-    with pytest.raises(RulespecError) as caught:
-        st = game.new_state(2, 0)
-        while not st.is_terminal():
-            st.apply(0)
-    return str(caught.value)
-
-
 def test_a_local_stored_twice_keeps_no_proof(monkeypatch):
     """`xs` holds cards or numbers: a number's `.value` fails in the same words at
     the same place as with the switch off (a proof of cards would read a card table)."""
     on, off = games(monkeypatch, "total + 4")
-    message = _fault(on)
-    assert message == _fault(off)
+    message = fault_words(on)
+    assert message == fault_words(off)
     assert "once.yaml:" in message and "value" in message, message
 
 

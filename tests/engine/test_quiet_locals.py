@@ -11,11 +11,10 @@ import pytest
 
 from interpreter.engine.compile import Compiler
 from interpreter.engine.game import load_game
-from rulespec.errors import RulespecError
 from tests.playout import every_state
 from tests.generated import generated_sources
 from tests.shipped import specs_and_variants
-from tests.switches import on_and_off
+from tests.switches import fault_words, on_and_off
 
 DECISIONS = 600     # per game: past set-up and into the play of every shipped game
 
@@ -212,14 +211,6 @@ def test_closures_decisions_loops_and_shadowing_read_what_env_holds(monkeypatch)
     assert '"log":[7' in final.replace(" ", "")
 
 
-def _fault(game) -> str:
-    with pytest.raises(RulespecError) as caught:
-        st = game.new_state(2, 0)
-        while not st.is_terminal():
-            st.apply(0)
-    return str(caught.value)
-
-
 @pytest.mark.parametrize("call,words", [
     ("faulty(total % 3)", "has no value here"),     # `late` never given a value
     ("faulty(3)", "by zero"),
@@ -229,8 +220,8 @@ def _fault(game) -> str:
 ])
 def test_an_error_in_a_quiet_procedure_is_said_and_placed_alike(call, words, monkeypatch):
     on, off = locals_games(monkeypatch, call)
-    message = _fault(on)
-    assert message == _fault(off)
+    message = fault_words(on)
+    assert message == fault_words(off)
     assert words in message and "locals.yaml:" in message, message
 
 
@@ -293,8 +284,8 @@ def test_an_error_without_env_is_said_alike(call, words, monkeypatch):
     """An error in a function without env is said in the same words at the same place
     as with env: the error path makes its env of the Python locals that have a value."""
     on, off = free_games(monkeypatch, call)
-    message = _fault(on)
-    assert message == _fault(off) == _fault(locals_games(monkeypatch, call)[1])
+    message = fault_words(on)
+    assert message == fault_words(off) == fault_words(locals_games(monkeypatch, call)[1])
     assert words in message, message
 
 
