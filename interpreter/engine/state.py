@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from itertools import chain
 from pathlib import Path
 
 from rulespec.errors import CorruptFile, IllegalAction, RulespecError
 from rulespec.limits import SAVE_BYTES
 from . import chance, rng, visibility
-from .flow import Decision, Frame, Option, run
+from .flow import Decision, Frame, Option, Options, run
 from .shapes import loads, schema_problem
 from .values import _PLAIN, Seat, Zone, _all_plain, decode, decode_values, display, encode, encode_values
 
@@ -107,21 +108,16 @@ class State:
         self.explicit.node = None
         run(self)
 
-    def legal_actions(self) -> list[Option]:
-        """One Option per value of the pending decision, in order ([] when none
-        waits). Each is made as its object and two slots, without a call of
-        Option.__init__ per option: agents ask at every decision (a decision of
-        a card game often has 5-10 options); 3 options took 1.06 us so, 0.78 us this way."""
+    def legal_actions(self) -> Sequence[Option]:
+        """The options of the pending decision, in order: an Options sequence, each
+        Option made when read (an agent picking one of them pays for that one), or
+        [] when none waits (the game is over, or a chance node waits)."""
         decision = self.pending
-        if decision is None:    # none waits: the game is over, or a chance node waits
-            return []           # (a pending decision is never either: test_fixed_cost)
-        size = len(decision.values)
-        out = [None] * size
-        for i in range(size):
-            out[i] = option = _new(Option)
-            option._decision = decision
-            option.index = i
-        return out
+        if decision is None:    # (a pending decision is never either: test_fixed_cost)
+            return []
+        options = _new(Options)
+        options._decision = decision
+        return options
 
     # State.apply(action): take an Option of the pending decision, its label or its
     # index, and run on to the next decision; refuse anything else, saying why
