@@ -200,6 +200,7 @@ class ExpressionSource:
         self.counter = 0
         self._code_names: dict = {}   # generated code's filename -> how many have had it (code_name)
         self._card_tables: dict = {}   # card attribute -> generated name of its table
+        self._card_table_keys: dict = {}   # a card table's generated name -> its attribute (card_table)
         self._missing_tables: dict = {}    # a table's name -> its CardTable copy's (missing_table)
         self._int_bounds: dict = {}    # _checker's numeric template -> (checker, low, high)
         self._inlinable: dict = {}     # spec function -> how it is written at its calls (_measure)
@@ -1015,7 +1016,7 @@ class ExpressionSource:
         copy = self._missing_tables.get(name)
         if copy is None:
             table = self.ns[name]
-            key = next(k for k, v in self._card_tables.items() if v == name)
+            key = self._card_table_keys[name]
             copy = self._missing_tables[name] = self.fresh("cm", CardTable(table, key, self.compiler.game.player_names))
             self._prove(copy, self._value_proof(dict(table)))
         return copy
@@ -1151,6 +1152,7 @@ class ExpressionSource:
         if name is None:
             table = {cid: attrs[key] for cid, attrs in self.compiler.game.cards.items() if key in attrs}
             name = self._card_tables[key] = self.fresh("ca", table)
+            self._card_table_keys[name] = key
             self.ns[name] = table   # even when empty (fresh binds only a value that is not None)
         return name
 
