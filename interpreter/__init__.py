@@ -7,11 +7,11 @@
 Names are imported on first use, so `rulespec --help` does not pay for
 networkx and the compiler.
 """
-__all__ = ["load_game", "Game", "State", "Option"]
+__all__ = ["load_game", "Game", "State", "Option", "Options"]
 
 
 def __getattr__(name):
-    if name in ("load_game", "Game", "Option"):
+    if name in ("load_game", "Game", "Option", "Options"):
         from .engine import game
         return getattr(game, name)
     if name == "State":

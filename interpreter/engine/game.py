@@ -17,7 +17,7 @@ from rulespec.limits import Limits
 from .boards import Board
 from .codegen import literals, seat_test
 from .compile import Compiler, NotStraight
-from .flow import Frame, Option, Program, guarded, quiet_exit
+from .flow import Frame, Option, Options, Program, guarded, quiet_exit  # noqa: F401 (Options: interpreter.Options)
 from .functions import _items, start_meter
 from .values import Seat, display
 

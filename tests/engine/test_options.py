@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from interpreter import Option, load_game
+from interpreter import Option, Options, load_game
 from tests.paths import TESTS
 
 MARKET = TESTS / "games" / "market.yaml"
@@ -29,6 +29,7 @@ def _as_list(state):
 def test_reads_as_the_list_it_replaced(game):
     state = game.new_state(3, 1)
     options, listed = state.legal_actions(), _as_list(state)
+    assert isinstance(options, Options)
     assert len(options) == len(listed) == 3 and bool(options)
     assert options == listed and listed == options and options == state.legal_actions()
     assert options != listed[:-1] and options != "abc"
