@@ -258,8 +258,8 @@ class Options(Sequence):
     """The legal actions of one decision, as State.legal_actions returns them: a
     read-only sequence of Option, each made when it is read. A random agent reads
     one option of 8-9 (Zena), so the others are never made: a list of them all
-    cost 2.5-3% more time a random game (round 11, benchmarks/ab.py, Zena, Castles
-    and Siena). Indexes, slices, iterates, compares equal to a list of the same
+    cost up to 3% more time a random game (round 11, benchmarks/ab.py: Zena 2.5-3%,
+    Castles 2.5%, Siena 0.4-2.4%). Indexes, slices, iterates, compares equal to a list of the same
     options, and `list(options)` gives a list to change. Raises IndexError past
     either end. (__getitem__ and __iter__ each make their Option in place: a call
     of a shared maker per option is what this class saves.)"""
