@@ -256,14 +256,18 @@ class Option:
 
 class Options(Sequence):
     """The legal actions of one decision, as State.legal_actions returns them: a
-    read-only sequence of Option, each made when it is read. A random agent reads
-    one option of 8-9 (Zena), so the others are never made: a list of them all
-    cost up to 3% more time a random game (round 11, benchmarks/ab.py: Zena 2.5-3%,
-    Castles 2.5%, Siena 0.4-2.4%). Indexes, slices, iterates, compares equal to a list of the same
-    options, and `list(options)` gives a list to change. Raises IndexError past
-    either end. (__getitem__ and __iter__ each make their Option in place: a call
-    of a shared maker per option is what this class saves.)"""
-    __slots__ = ("_decision",)
+    read-only sequence of Option, each made when it is first read. A random agent
+    reads one option of 8-9 (Zena), so the others are never made: a list of them
+    all cost up to 3% more time a random game (round 11, benchmarks/ab.py: Zena
+    2.5-3%, Castles 2.5%, Siena 0.4-2.4%).
+
+    As the list it replaced: indexes (IndexError past either end, TypeError for
+    an index that is not an int), slices and `copy()` and `+` give lists, iterates,
+    `in`, `index`, `count`, equal to a list of the same options, and one Option
+    per place however often it is read (`options[0] is options[0]`). Unlike a
+    list it cannot change (`list(options)` for one that can: to shuffle, sort or
+    pop). Empty where no decision waits (EMPTY_OPTIONS)."""
+    __slots__ = ("_decision", "_made")     # _made: None, the one Option read, or each place's once read
 
     def __len__(self) -> int:
         return len(self._decision.values)
@@ -272,6 +276,8 @@ class Options(Sequence):
         if i.__class__ is not int:
             if isinstance(i, slice):
                 return [self[k] for k in range(len(self._decision.values))[i]]
+            if not hasattr(i, "__index__"):
+                raise TypeError(f"option indices must be integers or slices, not {type(i).__name__}")
             i = operator.index(i)
         decision = self._decision
         size = len(decision.values)
@@ -279,16 +285,41 @@ class Options(Sequence):
             i += size
         if not 0 <= i < size:
             raise IndexError(f"option index out of range: {size} options")
-        option = _new(Option)
-        option._decision, option.index = decision, i
+        made = self._made
+        if made is None:    # the first read (a random agent's only one): no list
+            option = self._made = _new(Option)
+            option._decision, option.index = decision, i
+            return option
+        if made.__class__ is Option:    # a second place read: a list for every place
+            if made.index == i:
+                return made
+            first, made = made, [None] * size
+            made[first.index] = first
+            self._made = made
+        option = made[i]
+        if option is None:      # made in place: a call of a shared maker per option is what Options saves
+            option = made[i] = _new(Option)
+            option._decision, option.index = decision, i
         return option
 
     def __iter__(self):
-        decision = self._decision
-        for i in range(len(decision.values)):
-            option = _new(Option)
-            option._decision, option.index = decision, i
-            yield option
+        for i in range(len(self._decision.values)):
+            yield self[i]
+
+    def index(self, value, start=0, stop=None):
+        try:
+            return list(self).index(value, start, len(self) if stop is None else stop)
+        except ValueError:
+            raise ValueError(f"{value!r} is not one of these options") from None
+
+    def copy(self) -> list:
+        return list(self)
+
+    def __add__(self, other):
+        return list(self) + list(other) if isinstance(other, (list, Options)) else NotImplemented
+
+    def __radd__(self, other):
+        return other + list(self) if isinstance(other, list) else NotImplemented
 
     def __eq__(self, other):
         if isinstance(other, Options):
@@ -335,6 +366,11 @@ class Decision:
     def from_data(cls, d):
         return cls(d["player"], d["labels"], [decode(v) for v in d["values"]], d["kind"],
                    d["secret"], d.get("where"))
+
+
+# legal_actions where no decision waits: an Options of none (read-only, so one serves all)
+EMPTY_OPTIONS = _new(Options)
+EMPTY_OPTIONS._decision, EMPTY_OPTIONS._made = Decision(None, [], [], "none"), None
 
 
 def unique_labels(labels: list[str]) -> list[str]:

@@ -9,7 +9,7 @@ from pathlib import Path
 from rulespec.errors import CorruptFile, IllegalAction, RulespecError
 from rulespec.limits import SAVE_BYTES
 from . import chance, rng, visibility
-from .flow import Decision, Frame, Option, Options, run
+from .flow import EMPTY_OPTIONS, Decision, Frame, Option, Options, run
 from .shapes import loads, schema_problem
 from .values import _PLAIN, Seat, Zone, _all_plain, decode, decode_values, display, encode, encode_values
 
@@ -110,13 +110,13 @@ class State:
 
     def legal_actions(self) -> Sequence[Option]:
         """The options of the pending decision, in order: an Options sequence, each
-        Option made when read (an agent picking one of them pays for that one), or
-        [] when none waits (the game is over, or a chance node waits)."""
+        Option made when read (an agent picking one of them pays for that one);
+        empty when none waits (the game is over, or a chance node waits)."""
         decision = self.pending
         if decision is None:    # (a pending decision is never either: test_fixed_cost)
-            return []
+            return EMPTY_OPTIONS
         options = _new(Options)
-        options._decision = decision
+        options._decision, options._made = decision, None
         return options
 
     # State.apply(action): take an Option of the pending decision, its label or its

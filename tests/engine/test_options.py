@@ -41,26 +41,52 @@ def test_reads_as_the_list_it_replaced(game):
     assert listed[2] in options and options.index(listed[2]) == 2 and options.count(listed[0]) == 1
     assert repr(options) == repr(listed)
     assert options[True] == listed[1]    # an index is anything operator.index takes
+    assert options.copy() == listed and options.copy().__class__ is list
+    assert options + listed[:1] == listed + listed[:1]
+    assert options + options == listed + listed and listed[:1] + options == listed[:1] + listed
 
 
-def test_index_past_either_end_raises(game):
+def test_one_option_per_place(game):
+    """Read in any order and however often, a place gives the same Option, as a
+    list's item did (a search keyed by identity finds it again)."""
     options = game.new_state(3, 1).legal_actions()
-    for bad in (3, -4, 10**6):
-        with pytest.raises(IndexError, match="3 options"):
-            options[bad]
-    with pytest.raises(TypeError):
-        options["0"]
-    with pytest.raises(TypeError):
-        hash(options)
+    second = options[1]
+    assert options[1] is second and options[-2] is second
+    first, third = options[0], options[2]
+    assert [o for o in options] == [first, second, third]
+    assert all(a is b for a, b in zip(options, (first, second, third)))
+    assert len({id(o) for o in options}) == 3
+    assert options[0] is not game.new_state(3, 1).legal_actions()[0]     # each call its own
 
 
-def test_none_waiting_is_empty(game):
+def test_none_waiting_is_empty_options(game):
     state = game.new_state(3, 2)
     rand = random.Random(2)
     while not state.is_terminal():
         options = state.legal_actions()
         state.apply(options[rand.randrange(len(options))])
-    assert state.legal_actions() == [] and len(state.legal_actions()) == 0
+    ended = state.legal_actions()
+    assert isinstance(ended, Options) and ended == [] and len(ended) == 0 and not ended
+    with pytest.raises(IndexError):
+        ended[0]
+
+
+def test_refusals_say_why(game):
+    options = game.new_state(3, 1).legal_actions()
+    for bad in (3, -4, 10**6):
+        with pytest.raises(IndexError, match="3 options"):
+            options[bad]
+    with pytest.raises(TypeError, match="integers or slices, not str"):
+        options["0"]
+    with pytest.raises(ValueError, match="not one of these options"):
+        options.index(("nope", 0))
+    with pytest.raises(TypeError):
+        hash(options)
+    with pytest.raises(TypeError):     # read-only: list(options) to shuffle
+        random.Random(0).shuffle(options)
+    shuffled = list(options)
+    random.Random(0).shuffle(shuffled)
+    assert sorted(shuffled, key=lambda o: o.index) == options
 
 
 def test_each_option_plays_as_its_index(game):
