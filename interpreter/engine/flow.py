@@ -257,9 +257,9 @@ class Option:
 class Options(Sequence):
     """The legal actions of one decision, as State.legal_actions returns them: a
     read-only sequence of Option, each made when it is first read. A random agent
-    reads one option of 8-9 (Zena), so the others are never made: a list of them
-    all cost up to 3% more time a random game (round 11, benchmarks/ab.py: Zena
-    2.5-3%, Castles 2.5%, Siena 0.4-2.4%).
+    reads one option of a decision's several, so the others are never made: a list
+    of them all cost up to 3% more time a random game (benchmarks/ab.py; per game
+    in docs/performance.md, round 11).
 
     As the list it replaced: indexes (IndexError past either end, TypeError for
     an index that is not an int), slices and `copy()` and `+` give lists, iterates,

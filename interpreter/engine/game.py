@@ -17,7 +17,7 @@ from rulespec.limits import Limits
 from .boards import Board
 from .codegen import literals, seat_test
 from .compile import Compiler, NotStraight
-from .flow import Frame, Option, Options, Program, guarded, quiet_exit  # noqa: F401 (Options: interpreter.Options)
+from .flow import Frame, Option, Options, Program, guarded, quiet_exit
 from .functions import _items, start_meter
 from .values import Seat, display
 
@@ -696,4 +696,4 @@ def _fires(when, key):
     return fires
 
 
-__all__ = ["Game", "Option", "load_game", "Seat"]
+__all__ = ["Game", "Option", "Options", "load_game", "Seat"]
