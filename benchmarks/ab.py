@@ -24,7 +24,9 @@ import importlib
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))     # bench, beside this file
+from bench import anchor_of, plays_variant, playout_block  # noqa: E402
+
 ENGINE = ("interpreter", "rulespec")
 
 
@@ -40,7 +42,7 @@ def _use(modules: dict) -> None:
     sys.modules.update(modules)
 
 
-def load_tree(tree: Path, spec: str, variant: str | None, players: int, playout_block):
+def load_tree(tree: Path, spec: str, variant: str | None, players: int):
     """(new_state(seed), its modules) for the engine in `tree`, warmed by one game
     so that what is made on first use is made before any block is timed."""
     _use({})
@@ -68,13 +70,9 @@ def main(argv=None) -> int:
     for tree in args.trees:
         if not (tree / "interpreter").is_dir() or not (tree / args.spec).is_file():
             parser.error(f"{tree}: no interpreter/ or no {args.spec} there")
-    sys.path.insert(0, str(HERE))
-    from bench import anchor_of, plays_variant, playout_block   # noqa: E402 (after the path)
-
     sides = {}
     for k, tree in enumerate(args.trees):
-        sides[f"{k}:{tree}"] = load_tree(tree.resolve(), args.spec, args.variant, args.players,
-                                          playout_block)
+        sides[f"{k}:{tree}"] = load_tree(tree.resolve(), args.spec, args.variant, args.players)
     anchor = anchor_of(args.spec)
     if plays_variant(anchor, args.variant):
         by_variant = {} if args.variant is None else {"variant": args.variant}

@@ -29,9 +29,8 @@ def test_each_tree_plays_with_its_own_modules(tmp_path):
 import random, sys
 sys.path.insert(0, {str(ROOT / 'benchmarks')!r})
 import ab
-from bench import playout_block
 from pathlib import Path
-sides = [ab.load_tree(Path(t), {MARKET!r}, None, 3, playout_block) for t in ({str(ROOT)!r}, {str(other)!r})]
+sides = [ab.load_tree(Path(t), {MARKET!r}, None, 3) for t in ({str(ROOT)!r}, {str(other)!r})]
 for new_state, modules in sides:
     ab._use(modules)
     state, rand = new_state(5), random.Random(5)
