@@ -6,6 +6,7 @@ import pytest
 
 from interpreter.engine.game import load_game
 from rulespec.errors import RulespecError
+from tests.engine.test_cache_equivalence import transcript
 from tests.shipped import load
 
 
@@ -19,6 +20,16 @@ def on_and_off(monkeypatch, owner, switch: str, *args, **kwargs):
     off = load_game(*args, **kwargs)
     monkeypatch.undo()
     return on, off
+
+
+def same_games(on, off, seeds: int = 2) -> None:
+    """Assert a pair from on_and_off plays the same random games: seed s at
+    min_players + s seats, for s below `seeds`, gives the same transcript
+    (test_cache_equivalence.transcript: labels, clones, saves, end)."""
+    for seed in range(seeds):
+        players = on.min_players + seed
+        assert transcript(on, players, seed) == transcript(off, players, seed), \
+            f"seed {seed}, {players} players: the games differ with the switch off"
 
 
 def evaluated(game, text: str) -> tuple:

@@ -10,7 +10,7 @@ from interpreter.engine.codegen import ExpressionSource
 from interpreter.engine.game import load_game
 from tests.engine.test_cache_equivalence import SPECS, transcript
 from tests.shipped import shipped
-from tests.switches import evaluated, on_and_off
+from tests.switches import evaluated, on_and_off, same_games
 
 SPEC = '''game: Kinds
 players: {min: 2, max: 2}
@@ -113,9 +113,7 @@ def test_the_kinds_choose_the_fast_paths():
 @pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.rsplit("/", 1)[-1][:-5])
 def test_games_are_the_same_with_and_without_kinds(spec, monkeypatch):
     fast, slow = games(monkeypatch, path=spec)
-    for seed in range(2):
-        players = fast.min_players + seed
-        assert transcript(fast, players, seed) == transcript(slow, players, seed)
+    same_games(fast, slow)
 
 
 def test_a_deep_chain_of_indexes_is_written_once_per_level():

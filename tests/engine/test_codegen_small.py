@@ -12,10 +12,10 @@ import interpreter.engine.game as game_module
 from interpreter.engine.codegen import ExpressionSource
 from interpreter.engine.values import Seat
 from rulespec.errors import RulespecError
-from tests.engine.test_cache_equivalence import SPECS, transcript
+from tests.engine.test_cache_equivalence import SPECS
 from tests.engine.test_codegen_bounds import outcome
 from tests.generated import generated_sources
-from tests.switches import on_and_off
+from tests.switches import on_and_off, same_games
 
 BOUND = 10 ** 40
 SPEC = '''game: Small
@@ -128,6 +128,4 @@ def test_a_constant_maps_item_is_a_constant(monkeypatch):
 @pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.rsplit("/", 1)[-1][:-5])
 def test_games_are_the_same_with_and_without_small_ints(spec, monkeypatch):
     fast, slow = on_and_off(monkeypatch, ExpressionSource, "by_small", path=spec)
-    for seed in range(2):
-        players = fast.min_players + seed
-        assert transcript(fast, players, seed) == transcript(slow, players, seed)
+    same_games(fast, slow)

@@ -13,7 +13,7 @@ from interpreter.engine.values import Seat
 from rulespec.errors import RulespecError
 from tests.engine.test_cache_equivalence import SPECS, transcript
 from tests.generated import generated_sources
-from tests.switches import on_and_off
+from tests.switches import on_and_off, same_games
 
 SPEC = '''game: Guess
 players: {min: 2, max: 2}
@@ -141,9 +141,7 @@ def test_pure_code_speculates_and_code_that_draws_does_not():
 @pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.rsplit("/", 1)[-1][:-5])
 def test_games_are_the_same_with_and_without_speculation(spec, monkeypatch):
     fast, slow = on_and_off(monkeypatch, ExpressionSource, "by_speculation", path=spec)
-    for seed in range(2):
-        players = fast.min_players + seed
-        assert transcript(fast, players, seed) == transcript(slow, players, seed)
+    same_games(fast, slow)
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.rsplit("/", 1)[-1][:-5])
