@@ -8,8 +8,8 @@ import pytest
 from interpreter.engine.codegen import ExpressionSource
 from interpreter.engine.game import load_game
 from rulespec.errors import RulespecError
-from tests.engine.test_cache_equivalence import SPECS, transcript
-from tests.switches import on_and_off
+from tests.engine.test_cache_equivalence import SPECS
+from tests.switches import on_and_off, same_games
 
 SPEC = '''game: Loops
 players: {min: 2, max: 2}
@@ -171,9 +171,7 @@ def _comprehensions(source) -> bool:
 @pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.rsplit("/", 1)[-1][:-5])
 def test_games_are_the_same_with_and_without_loops(spec, monkeypatch):
     loops, comprehensions = games(monkeypatch, path=spec)
-    for seed in range(3):
-        players = loops.min_players + seed
-        assert transcript(loops, players, seed) == transcript(comprehensions, players, seed)
+    same_games(loops, comprehensions, seeds=3)
 
 
 TURN = '''game: Turns

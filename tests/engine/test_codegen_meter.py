@@ -8,9 +8,9 @@ import pytest
 from interpreter.engine.codegen import ExpressionSource
 from interpreter.engine.game import load_game
 from rulespec.errors import RulespecError
-from tests.engine.test_cache_equivalence import SPECS, transcript
+from tests.engine.test_cache_equivalence import SPECS
 from tests.engine.test_codegen_loops import SPEC, STEPS, outcome
-from tests.switches import on_and_off
+from tests.switches import on_and_off, same_games
 
 # walks of what is not a list (a zone, a map, a text, a number, none) and of ranges
 # of what is not a whole number, at a comprehension written as a loop
@@ -57,9 +57,7 @@ def test_a_statements_walk_is_the_same_or_fails_alike(flow, monkeypatch):
 @pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.rsplit("/", 1)[-1][:-5])
 def test_games_are_the_same_with_and_without_the_inline_meter(spec, monkeypatch):
     inline, called = games(monkeypatch, path=spec)
-    for seed in range(2):
-        players = inline.min_players + seed
-        assert transcript(inline, players, seed) == transcript(called, players, seed)
+    same_games(inline, called)
 
 
 def test_a_lists_walk_is_metered_with_no_call():

@@ -9,10 +9,10 @@ import pytest
 
 from interpreter.engine.codegen import SHORT_WALK, ExpressionSource
 from interpreter.engine.game import load_game
-from tests.engine.test_cache_equivalence import SPECS, transcript
+from tests.engine.test_cache_equivalence import SPECS
 from tests.engine.test_codegen_loops import outcome
 from tests.generated import generated_sources
-from tests.switches import on_and_off
+from tests.switches import on_and_off, same_games
 
 LONG = SHORT_WALK + 1
 SPEC = f'''game: Lists
@@ -121,9 +121,7 @@ def test_the_spec_plays_alike(players, monkeypatch):
 @pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.rsplit("/", 1)[-1][:-5])
 def test_games_are_the_same_with_and_without_short_lists(spec, monkeypatch):
     short, general = games(monkeypatch, path=spec)
-    for seed in range(2):
-        players = short.min_players + seed
-        assert transcript(short, players, seed) == transcript(general, players, seed)
+    same_games(short, general)
 
 
 def test_a_short_list_is_written_with_no_call():

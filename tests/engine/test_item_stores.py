@@ -7,8 +7,8 @@ import pytest
 from interpreter.engine.compile import Compiler
 from interpreter.engine.game import load_game
 from rulespec.errors import RulespecError
-from tests.engine.test_cache_equivalence import SPECS, transcript
-from tests.switches import on_and_off
+from tests.engine.test_cache_equivalence import SPECS
+from tests.switches import on_and_off, same_games
 
 SPEC = '''game: Items
 players: {min: 2, max: 2}
@@ -80,6 +80,4 @@ def test_an_item_store_is_generated(store):
 @pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.rsplit("/", 1)[-1][:-5])
 def test_games_are_the_same_with_and_without_item_stores(spec, monkeypatch):
     generated, closures = games(monkeypatch, path=spec)
-    for seed in range(3):
-        players = generated.min_players + seed
-        assert transcript(generated, players, seed) == transcript(closures, players, seed)
+    same_games(generated, closures, seeds=3)
