@@ -47,6 +47,9 @@ class ChanceNeeded(Exception):
         super().__init__(kind)
         self.kind, self.outcomes = kind, outcomes   # outcomes: [(value, probability)]
 
+    def __reduce__(self):      # a state's waiting node (Explicit.node) pickles with it
+        return ChanceNeeded, (self.kind, self.outcomes)
+
 
 class Explicit:
     """A state's explicit-chance book-keeping: the answers given to the instruction

@@ -357,6 +357,10 @@ class Decision:
         """The labels given when the decision was made, None for those made later."""
         return list(self._labels) if self._labels is not None else [None] * len(self.values)
 
+    def __reduce__(self):
+        # a namer is its game's compiled code: a pickle (or copy) carries the labels made
+        return Decision, (self.player, self.labels, self.values, self.kind, self.secret, self.where)
+
     def to_data(self):
         return {"player": self.player, "labels": self.labels,
                 "values": [encode(v) for v in self.values], "kind": self.kind,

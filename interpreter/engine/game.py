@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import weakref
 from itertools import repeat
 
 from rulespec import ast as rulespec_ast
@@ -220,6 +221,7 @@ class Game:
         by_path = {r.path: r for r in rules}
         compiler = Compiler(self, self.names)
         self.programs: dict[str, Program] = {}
+        self._snippets: list[tuple] = []    # statement snippets, in order: a pickle replays them
         self.calls = {}     # spec function name -> f(state, *args)
         self.menu_keys = []  # "menu:RULE: LABEL" for every menu option, for rule coverage
 
@@ -345,6 +347,17 @@ class Game:
                 e.line, e.col = compiler.mark(e.line, e.col)
                 e.file = self.file
             raise
+
+    def __reduce__(self):
+        """A game pickles as what it was compiled from: its spec's text, file name and
+        variant, its step budget and the statement snippets compiled into it since
+        (their program keys count the programs before them). Unpickling compiles that
+        once per process (_unpickled_game): the states of one game sent to a worker one
+        by one share the worker's one Game, and a round trip in this process gives
+        this Game back."""
+        key = (self.file, self.variant, self.spec.source, self._step_budget, tuple(self._snippets))
+        _LOADED.setdefault(key, self)
+        return _unpickled_game, key
 
     @property
     def step_budget(self) -> int:
@@ -489,6 +502,7 @@ class Game:
         tree = parse_statements(text)
         self._known_calls(tree)
         key = f"{'scenario' if scenario else 'snippet'}:{len(self.programs)}"
+        self._snippets.append((text, kind, tuple(names), scenario))
         compiler.program = Program(key, "a scenario step")
         compiler.block(tree.body, assigned_names(tree, self.names) | set(names))
         compiler.program.plan_end_checks(self._end_reads)
@@ -694,6 +708,26 @@ def _fires(when, key):
     if when is not None:   # an error in `when` is reported at it (faults.py)
         fires.node, fires.mark, fires.scope = when.node, when.mark, when.scope
     return fires
+
+
+# Games compiled by this process, by what a pickle names them by (Game.__reduce__)
+_LOADED: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+
+
+def _unpickled_game(file, variant, source, steps, snippets) -> Game:
+    """The Game a pickle names (Game.__reduce__'s fields): the one this process holds
+    for them, or a new one compiled from the spec text, never read from `file` (the
+    pickle is the whole game: a worker needs no copy of the spec). Raises SpecErrors
+    when the text no longer validates (a pickle made by another rulespec version)."""
+    key = (file, variant, source, steps, snippets)
+    game = _LOADED.get(key)
+    if game is None:
+        game = load_game(file, variant=variant, text=source)
+        game.step_budget = steps
+        for text, kind, names, scenario in snippets:
+            game.snippet(text, kind, names, scenario)
+        _LOADED[key] = game
+    return game
 
 
 __all__ = ["Game", "Option", "Options", "load_game", "Seat"]
