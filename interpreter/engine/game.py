@@ -721,7 +721,8 @@ def _unpickled_game(file, variant, source, steps, snippets) -> Game:
     when the text no longer validates (a pickle made by another rulespec version)."""
     key = (file, variant, source, steps, snippets)
     game = _LOADED.get(key)
-    if game is None:
+    if game is None or (game.step_budget, tuple(game._snippets)) != (steps, snippets):
+        # (a game registered when pickled may have been changed since)
         game = load_game(file, variant=variant, text=source)
         game.step_budget = steps
         for text, kind, names, scenario in snippets:

@@ -73,6 +73,15 @@ def test_a_state_at_a_chance_node_pickles_with_its_node():
     assert copy.to_json() == state.to_json()
 
 
+def test_a_game_changed_after_pickling_is_not_what_the_pickle_gives():
+    game = load_game(DICE)
+    before = pickle.dumps(game)
+    game.step_budget = 33
+    old = pickle.loads(before)
+    assert old is not game and old.step_budget == game.bounds.steps
+    assert pickle.loads(pickle.dumps(game)) is game
+
+
 # --- another process: spawned, so nothing of this one's compiled games is there
 
 def _worker_plays(state) -> tuple:
