@@ -254,7 +254,9 @@ def format_summary(s: dict, seat_name=lambda i: f"P{i + 1}") -> str:
         lines.append(f"{seat_name(w['seat']):<10} {w['wins']:>6} {rate:>6} {ci:>15} "
                      f"{_num(sc['mean']):>10} {_num(sc['sd']):>7} {_num(sc['min']):>6} {_num(sc['max']):>6}")
     if s["ties"] or s["no_winner"]:
-        lines.append(f"(shared wins: {s['ties']} games; no winner: {s['no_winner']} games)")
+        # a finished game has no winner only when no seat is eligible (State.winner)
+        why = " (no seat met the spec's `scoring: eligible:` condition)" if s["no_winner"] else ""
+        lines.append(f"(shared wins: {s['ties']} games; no winner: {s['no_winner']} games{why})")
     lines.append("")
     for label, key in (("decisions/game", "decisions_per_game"), ("rounds/game", "rounds_per_game")):
         d = s[key]

@@ -477,6 +477,10 @@ def test_play_says_which_tie_break_decided_and_validate_counts_variants():
     out, err = io.StringIO(), io.StringIO()
     assert main(["play", "games/siena.yaml", "--players", "3", "--seed", "1"], out, err) == 0
     assert "no winner: no seat met the spec's `scoring: eligible:` condition" in out.getvalue()
+    out, err = io.StringIO(), io.StringIO()     # and simulate says it of the games it counts
+    assert main(["simulate", "games/siena.yaml", "-n", "2", "--players", "3", "--seed", "1"], out, err) == 0
+    assert ("no winner: 2 games (no seat met the spec's `scoring: eligible:` condition)"
+            in out.getvalue())
     out, err = io.StringIO(), io.StringIO()
     assert main(["validate", "games/zena.yaml", "games/siena.yaml"], out, err) == 0
     assert "ok: 2 files valid (base and 2 variants)" in err.getvalue()
