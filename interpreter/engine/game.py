@@ -502,12 +502,12 @@ class Game:
         tree = parse_statements(text)
         self._known_calls(tree)
         key = f"{'scenario' if scenario else 'snippet'}:{len(self.programs)}"
-        self._snippets.append((text, kind, tuple(names), scenario))
         compiler.program = Program(key, "a scenario step")
         compiler.block(tree.body, assigned_names(tree, self.names) | set(names))
         compiler.program.plan_end_checks(self._end_reads)
         compiler.program.finish()
         self.programs[key] = compiler.program
+        self._snippets.append((text, kind, tuple(names), scenario))   # compiled: a pickle replays it
         return key
 
     def compile_expression(self, node, scope):
