@@ -30,11 +30,24 @@ class RulespecError(Exception):
     def __str__(self) -> str:
         return self.format() if self.file or self.line else self.message
 
+    def __reduce__(self):
+        # pickled as its class, args and fields, not by calling __init__ again (whose
+        # parameters differ by subclass): a worker's error reaches the parent whole
+        return _rebuilt, (type(self), self.args, self.__dict__)
+
     def moved(self, where) -> "RulespecError":
         """This error with its position mapped by `where(line, col) -> (line, col)`
         (from a rule's text into the spec file, say); the message is unchanged."""
         line, col = where(self.line or 1, self.col or 1)
         return RulespecError(self.message, self.file, line, col, self.path)
+
+
+def _rebuilt(cls, args: tuple, fields: dict) -> RulespecError:
+    """An error of class `cls` as RulespecError.__reduce__ pickled it."""
+    error = cls.__new__(cls)
+    Exception.__init__(error, *args)
+    error.__dict__.update(fields)
+    return error
 
 
 class SpecErrors(RulespecError):

@@ -353,8 +353,9 @@ class Game:
         variant, its step budget and the statement snippets compiled into it since
         (their program keys count the programs before them). Unpickling compiles that
         once per process (_unpickled_game): the states of one game sent to a worker one
-        by one share the worker's one Game, and a round trip in this process gives
-        this Game back."""
+        by one share the worker's one Game. In this process the Game comes back that
+        was pickled first with the same fields (this one, unless the same spec was
+        loaded twice)."""
         key = (self.file, self.variant, self.spec.source, self._step_budget, tuple(self._snippets))
         _LOADED.setdefault(key, self)
         return _unpickled_game, key

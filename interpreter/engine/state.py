@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from itertools import chain
+from numbers import Integral
 from pathlib import Path
 
 from rulespec.errors import CorruptFile, IllegalAction, RulespecError
@@ -73,6 +74,13 @@ class State:
         st.explicit = self.explicit.copy() if self.explicit is not None else None
         return st
 
+    def __getstate__(self):
+        """What pickle keeps: every slot, but not the trace observer (a callback of this
+        process, which clone() drops too). The game pickles as its spec (Game.__reduce__)."""
+        slots = {k: getattr(self, k) for k in State.__slots__ if hasattr(self, k)}
+        slots["trace"] = None
+        return None, slots
+
     # ----------------------------------------------------------------- play
     def current_player(self):
         """The seat that must decide now, CHANCE (-1) at a chance node, or None once
@@ -138,8 +146,8 @@ class State:
         labels = self.pending.labels
         if isinstance(action, str) and action in labels:
             return labels.index(action)
-        if isinstance(action, int) and not isinstance(action, bool) and 0 <= action < len(labels):
-            return action
+        if isinstance(action, Integral) and not isinstance(action, bool) and 0 <= action < len(labels):
+            return int(action)      # numpy's integers too: indices read from an action mask
         from .explain import refusal   # says which condition refused it, and where
         raise refusal(self, action)
 

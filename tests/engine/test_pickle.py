@@ -11,6 +11,7 @@ import random
 import pytest
 
 from interpreter import load_game
+from rulespec.errors import RulespecError
 from tests.paths import ROOT, TESTS
 from tests.shipped import shipped
 
@@ -114,3 +115,33 @@ def test_a_game_travels_with_its_step_budget_and_snippets(worker):
     ident, steps, found, file, variant = worker.apply(_worker_reads, (game,))
     assert (steps, found, file, variant) == (77, key, game.file, None)
     assert worker.apply(_worker_reads, (game,))[0] == ident   # the worker's copy, kept
+
+
+def test_a_state_leaves_its_trace_observer_behind():
+    seen = []
+    state = shipped(DICE).new_state(2, seed=1, trace=seen.append)
+    copy = pickle.loads(pickle.dumps(state))     # an observer is a callback of this process
+    assert copy.trace is None and state.trace is not None
+    assert copy.to_json() == state.to_json()
+
+
+def test_errors_pickle_whole():
+    with pytest.raises(RulespecError) as spec_error:
+        load_game("broken.yaml", text="game: x\nplayers: {min: 2, max: 2}\nflow: |\n  x = = 1\n")
+    state = shipped(DICE).new_state(2, seed=1)
+    with pytest.raises(RulespecError) as refused:
+        state.apply("no such option")
+    for error in (spec_error.value, *spec_error.value.errors, refused.value):
+        copy = pickle.loads(pickle.dumps(error))
+        assert type(copy) is type(error) and str(copy) == str(error)
+        assert vars(copy).keys() == vars(error).keys()
+
+
+def _worker_loads(text):
+    return load_game("broken.yaml", text=text)
+
+
+def test_a_spec_error_in_a_worker_reaches_the_parent(worker):
+    # an error that did not unpickle left the pool waiting for ever
+    with pytest.raises(RulespecError, match="broken.yaml:4"):
+        worker.apply(_worker_loads, ("game: x\nplayers: {min: 2, max: 2}\nflow: |\n  x = = 1\n",))
