@@ -10,6 +10,7 @@ import random
 import pytest
 
 from interpreter import Option, Options, load_game
+from rulespec.errors import IllegalAction
 from tests.paths import TESTS
 
 MARKET = TESTS / "games" / "market.yaml"
@@ -113,3 +114,15 @@ def test_options_of_a_past_decision_keep_their_labels(game):
     state.apply(before[0])
     assert [o.label for o in before] == labels
     assert before[0]._decision is not state.pending
+
+
+def test_an_index_of_any_integer_type_is_taken(game):
+    # an agent reading its index off a numpy action mask passes numpy's integers
+    np = pytest.importorskip("numpy")
+    by_numpy, by_int = game.new_state(3, 1), game.new_state(3, 1)
+    by_numpy.apply(np.int64(2))
+    by_int.apply(2)
+    assert by_numpy.to_json() == by_int.to_json()
+    for refused in (np.bool_(True), True, np.int64(9)):       # true/false is not an index
+        with pytest.raises(IllegalAction):
+            game.new_state(3, 1).apply(refused)
