@@ -23,11 +23,19 @@ from .flow import IN, NOTHING, RET, Decision, Frame, Program, Suspended, ask, ca
 from .flow import _at_boundary as at_boundary, _check_end as check_end
 from .functions import FUNCTIONS, _items, int_range
 from .quiet_locals import DECISIONS as _DECISIONS, QuietLocals
-from .values import Seat, sort_key as _key
+from .values import Seat, display, sort_key as _key
 
 new_object = object.__new__    # a Decision or Frame made as its slots, without a call of __init__
 ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul,
          "//": operator.floordiv, "%": operator.mod}
+
+
+def _count(n):
+    """How many `choose N of` picks: a whole number 0 or more, else RuleError (a
+    negative count asked nothing, silently)."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise RuleError(f"cannot choose {display(n)} of a list: the count is a whole number, 0 or more")
+    return n
 
 
 class Compiler(QuietLocals):
@@ -1280,7 +1288,7 @@ class Compiler(QuietLocals):
 
         def offer(st, env):
             if key not in env:
-                env[key] = [[], list(_items(st, options(st, env))), count(st, env)]
+                env[key] = [[], list(_items(st, options(st, env))), _count(count(st, env))]
             picked, left, n = env[key]
             values = list(left) if len(picked) < n else []
             if up_to or len(picked) >= n or not left:

@@ -416,6 +416,8 @@ def draw(st, src, dst, n=1):
             return drawn
     if isinstance(n, int) and n > st.game.bounds.size:   # a reshuffling deck never runs out
         raise too_big("a draw of", n, st.game.bounds.size, "size")
+    if isinstance(n, int) and n < 0:      # range(n) would draw none, silently
+        raise RuleError(f"cannot draw {n} cards: a draw is of 0 cards or more")
     drawn = []
     zone = dst if dst.__class__ is Zone else None   # move's fast path wants a zone
     for _ in range(n):

@@ -278,3 +278,14 @@ def test_every_python_exception_class_is_put_in_words(exc, words):
     text = faults.in_words(exc)
     assert words in text
     assert not PYTHON_WORDS.search(text)
+
+
+@pytest.mark.parametrize("statement, message", [
+    ("  draw(pile, deck, n - 1)\n", "cannot draw -1 cards: a draw is of 0 cards or more"),
+    ("  x = choose n - 2 of xs by players[0]\n",
+     "cannot choose -2 of a list: the count is a whole number, 0 or more"),
+])
+def test_a_negative_count_is_refused_where_it_asked_nothing(statement, message):
+    # range(-1) drew none and a negative count chose none, silently
+    error = _error(statement)
+    assert error.message == f"{message} (in the flow)" and error.line == 22
