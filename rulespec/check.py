@@ -405,8 +405,36 @@ def _check_references(spec, names: Names) -> list[RulespecError]:
     errors.extend(_check_players(spec, data))
     errors.extend(_check_starts(spec, data))
     errors.extend(_check_presentation(spec, data, names))
+    errors.extend(_check_global_visibility(spec, data))
+    errors.extend(_check_hex_cells(spec, data))
     for name in set(data.get("phases") or {}) & set(names.procedures):
         errors.append(spec.error(f"'{name}' is both a phase and a procedure", ("procedures", name)))
+    return errors
+
+
+def _check_global_visibility(spec, data) -> list[RulespecError]:
+    """A global belongs to no seat, so `owner` visibility would hide it from every seat
+    without saying so (docs/spec-format.md, Visibility: "—"; the schema refuses it for
+    a shared zone)."""
+    return [spec.error(f"{what} '{name}' belongs to no seat, so `visibility: owner` would hide it "
+                       f"from everyone: write `hidden` for that, or make it {instead}",
+                       (section, name, "visibility"))
+            for section, what, instead in (("globals", "global", "a per_player variable"),)
+            for name, decl in (data.get(section) or {}).items()
+            if isinstance(decl, dict) and decl.get("visibility") == "owner"]
+
+
+def _check_hex_cells(spec, data) -> list[RulespecError]:
+    """Two cells of one hex board at the same q, r: the second silently replaced the first."""
+    errors = []
+    for board, decl in (data.get("boards") or {}).items():
+        seen: dict = {}
+        for i, cell in enumerate((decl or {}).get("hex") or [] if isinstance(decl, dict) else []):
+            place = tuple(cell[:2]) if isinstance(cell, list) else None
+            if place in seen:
+                errors.append(spec.error(f"two cells of board '{board}' at {place[0]},{place[1]} "
+                                         f"(entries {seen[place] + 1} and {i + 1})", ("boards", board, "hex", i)))
+            seen.setdefault(place, i)
     return errors
 
 
