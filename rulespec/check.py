@@ -406,6 +406,7 @@ def _check_references(spec, names: Names) -> list[RulespecError]:
     errors.extend(_check_starts(spec, data))
     errors.extend(_check_presentation(spec, data, names))
     errors.extend(_check_global_visibility(spec, data))
+    errors.extend(_check_keyword_names(spec, data))
     errors.extend(_check_hex_cells(spec, data))
     for name in set(data.get("phases") or {}) & set(names.procedures):
         errors.append(spec.error(f"'{name}' is both a phase and a procedure", ("procedures", name)))
@@ -422,6 +423,23 @@ def _check_global_visibility(spec, data) -> list[RulespecError]:
             for section, what, instead in (("globals", "global", "a per_player variable"),)
             for name, decl in (data.get(section) or {}).items()
             if isinstance(decl, dict) and decl.get("visibility") == "owner"]
+
+
+# sections whose names a rule writes bare (a per-player name follows a dot, where a keyword may stand)
+_BARE_SECTIONS = ("constants", "globals", "zones", "boards", "functions", "procedures", "signals")
+
+
+def _check_keyword_names(spec, data) -> list[RulespecError]:
+    """A name declared for rules to write bare that is a keyword of the rules language
+    (`limit`, `number`, `to`...): no rule could name it, and the error came only at a
+    use, saying the keyword cannot be a name."""
+    places = [((section, name), name) for section in _BARE_SECTIONS
+              for name in (data.get(section) or {}) if isinstance(data.get(section), dict)]
+    # (a card's name need never be written bare: labels and name(c) give it as text)
+    places += [(("symbols", i), w) for i, w in enumerate(data.get("symbols") or [])]
+    return [spec.error(f"'{name}' is a keyword of the rules language, so no rule could name it: "
+                       f"choose another name", path)
+            for path, name in places if isinstance(name, str) and name in RESERVED]
 
 
 def _check_hex_cells(spec, data) -> list[RulespecError]:
