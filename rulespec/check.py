@@ -18,6 +18,7 @@ from .errors import RulespecError
 from .limits import Limits
 from .loader import did_you_mean
 from .secrecy import check_secret_rounds
+from .shown import check_shown_text
 
 # Names every rule may use, and the ones a context adds.
 IMPLICIT = {"players", "nplayers", "variant", "current_phase"}
@@ -230,8 +231,10 @@ def check(spec, rules: list[Rule], names: Names, broken=()) -> list[RulespecErro
         _RuleChecker(spec, rule, names, errors).run()
     errors.extend(_check_references(spec, names))
     errors.extend(_check_reachability(spec, rules, names, broken))
-    errors.extend(check_secret_rounds(spec, rules, names,
-                                      lambda rule, message, line, col: _at(spec, rule, message, line, col)))
+    def error_at(rule, message, line, col):
+        return _at(spec, rule, message, line, col)
+    errors.extend(check_secret_rounds(spec, rules, names, error_at))
+    errors.extend(check_shown_text(spec, rules, names, error_at))
     return errors
 
 

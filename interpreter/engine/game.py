@@ -8,6 +8,7 @@ from itertools import repeat
 
 from rulespec import ast as rulespec_ast
 from rulespec import effects, validate
+from rulespec.shown import private_labels
 from rulespec.builtins import EFFECTS
 from rulespec.identity import spec_id
 from rulespec.scope import assigned_names, for_variable
@@ -186,6 +187,8 @@ class Game:
         self.player_names = list(data["players"].get("names") or [])
         self._kinds = checked.kinds     # chance.plan tells a zone from a list by them
         self._compile(checked.rules)
+        # labels others read as made from what they see (visibility.decision_text)
+        self.private_labels = private_labels(spec, checked.rules, names)
         self.menu_keys = tuple(self.menu_keys)   # rules compiled later (scenarios) add none
 
     def _build_cards(self, data):

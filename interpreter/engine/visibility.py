@@ -36,7 +36,7 @@ The rules (docs/spec-format.md, "Visibility"):
 """
 from __future__ import annotations
 
-from .values import Zone, encode
+from .values import Seat, Zone, encode
 
 HIDDEN_TEXT = "?"
 PUBLIC, OWNER, NOBODY = "public", "owner", "hidden"
@@ -243,9 +243,28 @@ def decision_text(state, option, seat) -> str:
     if decision.secret:
         return HIDDEN_TEXT
     index = state._index_of(option)
-    if any(not sees_card(state, card, seat) for card in _cards_in(state, decision.values[index])):
+    value = decision.values[index]
+    if any(not sees_card(state, card, seat) for card in _cards_in(state, value)):
         return HIDDEN_TEXT
+    if decision.kind == "action" and isinstance(value, tuple):
+        return _action_label(state, decision.player, value, seat, str(label))
     return str(label)
+
+
+def _action_label(state, player, value, seat, label) -> str:
+    """An action's label as `seat` reads it: one that reads more than public values
+    (`validate` lets it read the decider's own) is made again on `seat`'s copy of the
+    state, '?' where that reads a hidden value (rulespec/shown.py: private_labels)."""
+    name, bound = value
+    how = state.game.private_labels.get(name)
+    if how is None:
+        return label
+    if how == "remake":
+        try:
+            return str(state.game.actions[name].label_of(seat_state(state, seat), Seat(player), bound))
+        except Exception:   # noqa: BLE001 — Hidden, or any error a hidden value causes
+            pass
+    return HIDDEN_TEXT
 
 
 def _cards_in(state, value) -> list:
