@@ -39,6 +39,7 @@ class HumanAgent:
         self.history = History()
         self.heard: list = []      # events since the last decision: {"change": ...} / {"decision": ...}
         self.pres = None
+        self.seat = None           # at_the_table says which (None reads as a spectator)
 
     # -------------------------------------------------- what the table tells
     def hear(self, record: dict) -> None:
@@ -215,13 +216,12 @@ class Telling:
         self.name = getattr(inner, "name", "agent")
 
     def choose(self, state):
+        from ..engine.visibility import decision_text
         option = self.inner.choose(state)
         seat, secret = state.current_player(), state.pending.secret
-        label = getattr(option, "label", None)
-        if label is None:
-            label = state.legal_actions()[option].label if isinstance(option, int) else str(option)
-        for listener in self.listeners:
-            listener.hear_decision(seat, label, secret)
+        picked = state.legal_actions()[option] if isinstance(option, int) else option
+        for listener in self.listeners:   # each as its seat reads it, now, before it is taken
+            listener.hear_decision(seat, decision_text(state, picked, listener.seat), secret)
         return option
 
 
@@ -231,6 +231,8 @@ def at_the_table(agents: list, trace=None):
     humans = [a for a in agents if isinstance(a, HumanAgent)]
     if not humans:
         return agents, trace
+    for human in humans:
+        human.seat = agents.index(human)
     wrapped = [a if isinstance(a, HumanAgent) else Telling(a, humans) for a in agents]
     for human in humans:   # people hear each other's decisions too
         others = [h for h in humans if h is not human]

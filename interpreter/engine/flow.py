@@ -414,9 +414,12 @@ def ask(st, fr, player, values, labels=None, kind="one", namer=None, fresh=False
     if forced:      # a trace says it
         secret = {"secret": True} if fr.secret or fr.env.get("$secret") else {}
         label = Decision(int(player), labels, list(values), kind, namer=namer).labels[0]
+        # a label reading the decider's own values reads '?' to the others, as a secret
+        # choice's does (visibility.decision_text remakes it; a record cannot)
+        private = kind == "action" and values[0].__class__ is tuple and values[0][0] in game.private_labels
         tell(st, "forced", st.game.seat_name(int(player)), label,
              seat=int(player), **secret,
-             on=[int(player), bool(secret), _zones_of(st, values[0])])   # for redact_change
+             on=[int(player), bool(secret) or private, _zones_of(st, values[0])])   # for redact_change
         return values[0]
     fr.pc = pc = fr.pc - 1
     # Decision(...) as its slots, without a call of __init__ (every decision comes here)

@@ -33,6 +33,9 @@ The rules (docs/spec-format.md, "Visibility"):
 - a per-card value is seen only where the card is seen: a card in a zone the
   seat cannot see shows no values at all (their being set would say where it is).
 - the options of a pending decision are shown to the seat deciding only.
+- text the rules compute (labels, questions, log lines) reads only what its
+  readers may see: `validate` refuses the rest (rulespec/shown.py); a label that
+  reads the decider's own values reads '?' where the others cannot (decision_text).
 """
 from __future__ import annotations
 

@@ -13,6 +13,7 @@ import secrets
 from rulespec.errors import IllegalAction
 
 from ..agents import make_agents
+from ..engine.visibility import HIDDEN_TEXT, decision_text
 from ..tools.present import Presentation
 from ..tools.table import seat_table, visible_event
 from ..tools.undo import History
@@ -41,6 +42,7 @@ class Session:
         self.logs: dict[int, list] = {s: [] for s in range(players)}
         self.messages: dict[int, str] = {}
         self.version = 0
+        self._said: list[list[str]] = []   # each decision taken, as each seat reads it
         self._pages: dict[int, tuple] = {}
         self._drain()
 
@@ -65,10 +67,10 @@ class Session:
         for label in labels:
             if state.current_player() != seat:
                 break
-            state.apply(label)
+            self._apply(label)
         if (several and state.current_player() == seat and state.pending.kind == "several"
                 and "done" in state.pending.labels and "done" not in labels):
-            state.apply("done")
+            self._apply("done")
         self.messages.pop(seat, None)
         self._drain()
 
@@ -86,17 +88,35 @@ class Session:
         seat = self.bot_to_move()
         if seat is None:
             return False
-        self.state.apply(self.bots[seat].choose(self.state))
+        self._apply(self.bots[seat].choose(self.state))
         self._drain()
         return True
+
+    def _apply(self, option) -> None:
+        """Take a decision, keeping how each seat reads it (visibility.decision_text):
+        once it is taken, the state no longer says what was hidden when it was."""
+        state = self.state
+        if isinstance(option, int):
+            option = state.legal_actions()[option]
+        self._said.append([decision_text(state, option, s) for s in range(self.players)])
+        state.apply(option)
+
+    def _as_read(self, event: dict, said, seat: int) -> dict:
+        """A decision event with its label as `seat` reads it ('?' to the others when
+        it is not known: a decision not taken through _apply)."""
+        decision = event["decision"]
+        label = said[seat] if said else decision["label"] if decision["player"] == seat else HIDDEN_TEXT
+        return {"decision": dict(decision, label=label)}
 
     def _drain(self) -> None:
         """Each seat's log takes what it may see of the new events, now, while the
         state still says where each card is."""
         state = self.state
         for event in state.events:
+            said = (self._said.pop(0) if self._said else None) if "decision" in event else None
             for seat in range(self.players):
-                shown = visible_event(state, event, seat, self.pres)
+                seen = self._as_read(event, said, seat) if "decision" in event else event
+                shown = visible_event(state, seen, seat, self.pres)
                 if shown is None:
                     continue
                 log = self.logs[seat]
@@ -105,6 +125,7 @@ class Session:
                 else:
                     log.append(shown)
         state.events.clear()
+        self._said.clear()
         self.version += 1
 
     # ------------------------------------------------------------- pages
