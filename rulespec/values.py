@@ -44,28 +44,7 @@ def resolve(spec, names) -> list[RulespecError]:
                 spec.data[section][name] = reader.value(decl, (section, name))
     for decl in (spec.data.get("cards") or {}).values():
         _read_card_nones(decl)
-    return reader.errors + _fractions(spec)
-
-
-# where a game's values are written; `limits: seconds` may be a fraction and is not here
-_VALUE_SECTIONS = ("constants", *_SECTIONS, "cards", "boards", "symbols")
-
-
-def _fractions(spec) -> list[RulespecError]:
-    """An error for each number with a fraction (`1.5`, `2.0`) among the game's values:
-    the rules language computes with whole numbers only (a rule cannot write 1.5),
-    so a fraction given here would make scores and comparisons no rule can."""
-    errors, stack = [], [((k,), spec.data.get(k)) for k in _VALUE_SECTIONS]
-    while stack:
-        path, value = stack.pop()
-        if isinstance(value, dict):
-            stack.extend((path + (k,), v) for k, v in value.items())
-        elif isinstance(value, list):
-            stack.extend((path + (i,), v) for i, v in enumerate(value))
-        elif isinstance(value, float):
-            errors.append(spec.error(f"numbers in a game are whole: {value!r} has a fraction "
-                                     f"(scale it: count in halves or tenths, say)", path))
-    return errors
+    return reader.errors
 
 
 def _read_card_nones(decl) -> None:

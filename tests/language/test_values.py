@@ -131,22 +131,3 @@ def test_deriving_constants_walks_at_most_the_size_limit():
     first = info.value.errors[0]
     assert "constants walk over 5,000 list items (limits: size)" in first.message
     assert first.line == 8      # c3: c1 and c2 walked 1,120 items, c3 would walk 10,010
-
-
-@pytest.mark.parametrize("where, line", [
-    ("constants:\n  bonus: 1.5\n", 4),
-    ("per_player:\n  pts: {start: 0.5}\n", 4),
-    ("per_player:\n  pts: {start: 0, max: 2.0}\n", 4),
-    ("cards:\n  k: {in: deck, list: [{name: a, worth: 0.25}]}\nzones:\n  deck: {}\n", 4),
-])
-def test_numbers_with_a_fraction_are_refused(where, line):
-    # a rule cannot write 1.5, so a fraction given as a value made scores no rule can
-    text = f"game: T\nplayers: {{min: 2, max: 2}}\n{where}flow: |\n  end game \"x\"\n"
-    with pytest.raises(SpecErrors) as caught:
-        validate("t.yaml", text=text)
-    assert "numbers in a game are whole" in str(caught.value) and f"t.yaml:{line}:" in str(caught.value)
-
-
-def test_a_fraction_in_limits_seconds_stays_allowed():
-    validate("t.yaml", text="game: T\nplayers: {min: 2, max: 2}\nlimits: {seconds: 0.5}\n"
-                            "flow: |\n  end game \"x\"\n")
