@@ -13,7 +13,7 @@ from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInpu
 from lark.indenter import DedentError, Indenter
 
 from . import ast
-from .errors import RuleSyntaxError, RulespecError
+from .errors import RuleSyntaxError, RulespecError, unpaired_surrogate
 from .limits import MAX_INTEGER_DIGITS, NESTING
 
 KEYWORDS = frozenset("""choose one of by number from to up auction among opening raise limit
@@ -217,7 +217,9 @@ def _check_nesting(tree) -> None:
         if depth > NESTING:
             line, col = _pos(node.meta)
             raise RulespecError(f"this rule nests more than {NESTING} levels deep (the nesting "
-                                f"limit): split it into functions or procedures", line=line, col=col)
+                                f"limit), about {NESTING // 2} blocks one inside another: split it "
+                                f"into functions or procedures",
+                                line=line, col=col)
         todo.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
 
 
@@ -251,9 +253,22 @@ def _escape(body: str, i: int, line: int, col: int) -> tuple[int, str]:
     width = {"x": 2, "u": 4}.get(c)
     digits = body[i + 1:i + 1 + width] if width else ""
     if width and len(digits) == width and all(d in "0123456789abcdefABCDEF" for d in digits):
-        return i + 1 + width, chr(int(digits, 16))
+        return _character(body, i + 1 + width, int(digits, 16), line, col)
     raise RulespecError(f"unknown escape \\{c}{digits} in a string: the escapes are "
                         f"\\\\ \\\" \\' \\n \\t \\r \\0 \\xHH \\uHHHH", line=line, col=col)
+
+
+def _character(body: str, i: int, code: int, line: int, col: int) -> tuple[int, str]:
+    """The character of escape code `code` ending at body[i]; a UTF-16 pair of
+    escapes (`\\ud83c\\udfb2`) makes one character. A lone half is no text: refused."""
+    if 0xD800 <= code < 0xDC00 and body[i:i + 2] == "\\u":
+        low = body[i + 2:i + 6]
+        if len(low) == 4 and all(d in "0123456789abcdefABCDEF" for d in low) \
+                and 0xDC00 <= int(low, 16) < 0xE000:
+            return i + 6, chr(0x10000 + ((code - 0xD800) << 10) + int(low, 16) - 0xDC00)
+    if 0xD800 <= code < 0xE000:
+        raise RulespecError(unpaired_surrogate(chr(code)), line=line, col=col)
+    return i, chr(code)
 
 
 @v_args(meta=True, inline=True)

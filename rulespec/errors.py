@@ -97,3 +97,10 @@ class IllegalAction(RulespecError):
 
 class CorruptFile(RulespecError):
     """A save file or a log that rulespec cannot read back."""
+
+
+def unpaired_surrogate(char: str) -> str:
+    """The error for a text holding `char`, half of a UTF-16 pair: a YAML or rules
+    language escape can write one, yet no file, terminal or log can hold it."""
+    return (f"a text holding an unpaired surrogate \\u{ord(char):04x}: not valid Unicode: "
+            f"write the character itself")

@@ -19,7 +19,7 @@ from typing import NamedTuple
 import yaml
 from yaml.constructor import SafeConstructor
 
-from .errors import RulespecError, SpecErrors
+from .errors import RulespecError, SpecErrors, unpaired_surrogate
 from .limits import SPEC_BYTES, YAML_NODES
 
 MAX_FLOW_DEPTH = 200   # nested [ and {; the composer recurses out at a few hundred anyway
@@ -162,6 +162,7 @@ def load_spec(source: str | os.PathLike, variant: str | None = None,
     file = str(os.fspath(source))
     if text is None:
         text = _read(file)
+    text = _line_breaks(file, text)
     try:
         return _build(file, text, variant)
     except RecursionError:
@@ -185,6 +186,33 @@ def _build(file: str, text: str, variant: str | None) -> Spec:
 
 def _fail(errors: list[RulespecError]):
     raise SpecErrors(sorted(errors, key=lambda e: (e.line or 0, e.col or 0)))
+
+
+_UNSEEN_BREAKS = re.compile("[\x85\u2028\u2029]")
+_BREAK_NAMES = {"\x85": "NEXT LINE", "\u2028": "LINE SEPARATOR", "\u2029": "PARAGRAPH SEPARATOR"}
+
+
+def _line_breaks(file: str, text: str) -> str:
+    """The text with `\\r\\n` and a lone `\\r` made `\\n`, so every position the loader
+    counts (by `\\n`) is YAML's, and an editor's: both break lines there. YAML
+    also breaks at U+0085, U+2028 and U+2029, which editors show as no break (so
+    an error after one would be reported lines below where the author sees it):
+    those are refused. Raises SpecErrors."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    errors = []
+    for found in _UNSEEN_BREAKS.finditer(text):
+        line = text.count("\n", 0, found.start()) + 1
+        col = found.start() - text.rfind("\n", 0, found.start())
+        char = found.group()
+        errors.append(RulespecError(
+            f"a U+{ord(char):04X} {_BREAK_NAMES[char]}: YAML reads it as a line break where "
+            f"most editors show none; remove it, or write the escape \\u{ord(char):04x} inside "
+            f"double quotes", file, line, col))
+        if len(errors) == 20:
+            break
+    if errors:
+        _fail(errors)
+    return text
 
 
 def _read(file: str) -> str:
@@ -531,6 +559,9 @@ class _Converter:
         depends on which YAML a reader speaks. Keys keep `on:` and friends, which
         the spec format itself uses (a trigger's `on:`)."""
         value = self.tagged_value(node, path)
+        if isinstance(value, str) and _SURROGATE.search(value):
+            self.error(unpaired_surrogate(_SURROGATE.search(value).group()), node, path)
+            return _BAD
         if value is _BAD or node.style or node.explicit_tag:
             return value
         yaml11 = _yaml11(node, value)
@@ -556,6 +587,9 @@ class _Converter:
                 parent = re.match(r"[ ]*(?:-[ ]+)*", self.lines[line - 1]).end()
                 indent = parent + int(header.group(1))
         return ScalarInfo(line, col, style, indent, end_line)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 _ESCAPE_LENGTH = {"x": 2, "u": 4, "U": 8}   # hex digits after \\x, \\u, \\U
