@@ -413,6 +413,12 @@ class _Walker:
 
     def seat(self, node, env, what):
         self.want(node, self.expr(node, env), SEAT, what)
+        number = _literal_number(node)
+        most = _most_players(self.spec.data)
+        if number is not None and (number < 0 or most is not None and number >= most):
+            self.error(node, f"{number} is not a seat ({what}): this game has at most "
+                             f"{most} players, seats 0 to {most - 1}; name one as players[i]"
+                       if most is not None else f"{number} is not a seat ({what}): seats count from 0")
 
     def items(self, node, env, what) -> Kind:
         kind = self.expr(node, env)
@@ -713,3 +719,18 @@ def _extreme_wants(args):
     the values themselves (check_comparable checks those)."""
     return ITEMS if len(args) == 1 else None
 _SAYS = {"end": "an end condition", "invariants": "an invariant"}
+
+
+def _literal_number(node) -> int | None:
+    """The whole number `node` writes literally (`99`, `-1`), else None."""
+    if isinstance(node, ast.Neg):
+        inner = _literal_number(node.operand)
+        return None if inner is None else -inner
+    return node.value if isinstance(node, ast.Number) and isinstance(node.value, int) else None
+
+
+def _most_players(data) -> int | None:
+    """The spec's largest player count, when it says one as a whole number."""
+    players = data.get("players") if isinstance(data, dict) else None
+    most = players.get("max") if isinstance(players, dict) else players
+    return most if isinstance(most, int) and not isinstance(most, bool) and most > 0 else None

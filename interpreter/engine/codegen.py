@@ -51,7 +51,7 @@ from rulespec.scope import CARD_FIELDS, LAYOUT_FIELDS, RESULT_KEYS
 from rulespec.errors import RuleError
 from rulespec.limits import check_number, too_big
 from . import chance
-from .functions import FUNCTIONS, _extreme, _items, _list_extreme, meter_check
+from .functions import FUNCTIONS, _extreme, _items, _list_extreme, meter_check, seat
 from .values import PLAIN_KEYS, Seat, Zone, display, player_zone, sort_key
 from .visibility import HIDDEN_TEXT
 
@@ -182,7 +182,7 @@ class ExpressionSource:
                    "_IB": limits.integer_bound, "_SIZE": limits.size, "_num": lambda r: check_number(r, limits),
                    "_mul": checked_multiply(limits),
                    "_index": _index, "_CARDS": game.cards, "_MCHECK": meter_check,
-                   "_LX": _list_extreme, "_SX": _short_extreme, "_PYMAX": max, "_PYMIN": min, "_Seat": Seat, "_Zone": Zone,
+                   "_LX": _list_extreme, "_SX": _short_extreme, "_PYMAX": max, "_PYMIN": min, "_Seat": Seat, "_seat": seat, "_Zone": Zone,
                    "_PZ": {z: [player_zone(z, i) for i in range(game.max_players)]
                            for z in self.names.player_zones}}
         self.ns["_NIB"] = -limits.integer_bound     # an int's lower bound, negated once, not per test
@@ -540,8 +540,10 @@ class ExpressionSource:
             section, table = "per_card", "st.cv"
         else:
             return None
-        obj = self.fresh("o")   # read once, though an update reads and writes it
-        return ([f"{obj} = {self.source(node.obj, scope)}"],
+        obj, src = self.fresh("o"), self.source(node.obj, scope)   # read once, though an update reads and writes it
+        if table == "st.pv" and self.proof(src) != "seat" and self.kind(node.obj) != "seat":
+            src = f"_seat(st, {src})"   # a number names a seat: is one there?
+        return ([f"{obj} = {src}"],
                 f"{table}[{self.const(node.name)}][{obj}]", self._checker(game, section, node.name))
 
     def _checker(self, game, section, name):
@@ -958,8 +960,11 @@ class ExpressionSource:
     def src_attr(self, node, scope):
         obj, key = self.source(node.obj, scope), node.name
         if key in self.names.per_player and key not in self._shadow_attrs:
-            read = f"st.pv[{self.const(key)}][{obj}]"
-            return self.invariant(read, obj) if self.proof(obj) == "seat" else read
+            if self.proof(obj) == "seat":
+                return self.invariant(f"st.pv[{self.const(key)}][{obj}]", obj)
+            if self.kind(node.obj) != "seat":   # a number names a seat: is one there?
+                obj = f"_seat(st, {obj})"
+            return f"st.pv[{self.const(key)}][{obj}]"
         k = self.const(key)
         # What `attribute_of` would do, inline for the kinds of value this key can be
         # read from (an `obj` read twice: a cheap one, or one bound once); the general
@@ -2031,7 +2036,7 @@ def attribute_of(game):
     def general(st, x, key):
         if isinstance(x, int) and not isinstance(x, bool):
             if key in per_player:
-                return st.pv[key][x]
+                return st.pv[key][seat(st, x)]
             if key in player_zones:
                 return Zone(f"{key}@{int(x)}")
         elif isinstance(x, str):

@@ -21,7 +21,7 @@ from rulespec.errors import RuleError
 from rulespec.limits import check_number
 from .flow import IN, NOTHING, RET, Decision, Frame, Program, Suspended, ask, call_lines, jump_link, skip_turn, straight_look
 from .flow import _at_boundary as at_boundary, _check_end as check_end
-from .functions import FUNCTIONS, _items, int_range
+from .functions import FUNCTIONS, _items, int_range, seat as _seat
 from .quiet_locals import DECISIONS as _DECISIONS, QuietLocals
 from .values import Seat, display, sort_key as _key
 
@@ -935,7 +935,7 @@ class Compiler(QuietLocals):
             check = self.game.checker("per_player", key)
 
             def set_player(st, env, v):
-                st.pv[key][obj(st, env)] = check(v)
+                st.pv[key][_seat(st, obj(st, env))] = check(v)
             return set_player
         if key in self.names.per_card:
             check = self.game.checker("per_card", key)
@@ -1248,7 +1248,7 @@ class Compiler(QuietLocals):
             if IN in env:
                 env[name] = env.pop(IN)
                 return
-            player = env[seat] if seat in env else by(st, env)
+            player = _seat(st, env[seat] if seat in env else by(st, env))
             values = _items(st, options(st, env))
             if 1 < len(values) <= limit:
                 # flow.ask's usual case, written in: a real choice within the limit
@@ -1557,7 +1557,8 @@ def _turn_form(game, key, player, actions, until_done, where, fallback, shared, 
             if turn is None or not turn[1]:
                 # before the first action, who plays is asked again each time the
                 # decision is (a scenario's `do:` may have changed it)
-                p = env[seat_local] if seat_local is not None and seat_local in env else player(st, env)
+                p = _seat(st, env[seat_local] if seat_local is not None and seat_local in env
+                          else player(st, env))
                 env[key] = [p, False]
             else:
                 p = turn[0]

@@ -21,7 +21,7 @@ from time import monotonic
 from rulespec.errors import LimitError, RuleError
 from . import chance, faults
 from .changes import Watcher, tell
-from .functions import METER_CHUNK, start_meter
+from .functions import METER_CHUNK, seat, start_meter
 from .values import decode, encode
 
 IN = "$in"      # where a decision's answer waits for its instruction
@@ -396,6 +396,7 @@ def ask(st, fr, player, values, labels=None, kind="one", namer=None, fresh=False
     asked, or all made by `namer`), or one per value, None where `namer` makes it
     when first asked. fresh: `values` is a new list nobody else holds (the
     decision keeps it; otherwise it keeps a copy)."""
+    player = seat(st, player)
     size = len(values)
     if not size:
         raise RuleError("there is nothing to choose from")

@@ -298,15 +298,28 @@ def with_key(st, m, key, value):
 
 
 # players -------------------------------------------------------------------------
+def seat(st, p) -> int:
+    """`p` as a seat of this game (an int, 0 <= p < st.n); a rule that names a seat
+    by a number no player sits at (`by 99`, `turn -1`) is a RuleError, never an
+    answer asked of nobody or a seat counted from the end."""
+    if p.__class__ is Seat and 0 <= p < st.n:
+        return p
+    if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < st.n:
+        raise RuleError(f"{display(p, st.game.player_names)} is not a seat: this game has "
+                        f"{st.n} players, seats 0 to {st.n - 1} (players[0] to players[{st.n - 1}])")
+    return p
+
+
 def next_player(st, p, n=1):
-    return Seat((p + n) % st.n)
+    return Seat((seat(st, p) + n) % st.n)
 
 
 def previous_player(st, p, n=1):
-    return Seat((p - n) % st.n)
+    return Seat((seat(st, p) - n) % st.n)
 
 
 def clockwise_from(st, p):
+    p = seat(st, p)
     return [Seat((p + i) % st.n) for i in range(st.n)]
 
 
