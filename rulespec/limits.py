@@ -32,6 +32,8 @@ MAX_INTEGER_DIGITS = 4_000     # Python's int <-> text conversion stops at 4,300
 SPEC_BYTES = 16 * 2**20        # a spec or a scenario file
 SAVE_BYTES = 64 * 2**20        # a saved state
 LOG_BYTES = 1024 * 2**20       # a JSONL game log
+LSP_MESSAGE_BYTES = 4 * SPEC_BYTES   # one message to `rulespec lsp` (a spec, JSON-escaped)
+LSP_HEADER_BYTES = 1024        # one header line of such a message
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from ..builtins import EFFECTS, KEYWORDS, SIGNATURES
 from ..dsl import KEYWORDS as RESERVED
 from ..loader import path_str
 from ..scope import CARD_FIELDS
-from .project import SECTIONS, Analysis, Occurrence
+from .project import SECTIONS, Analysis, Occurrence, split_lines
 
 LABELS = {"phase": "phase", "action": "action", "trigger": "trigger", "procedure": "procedure",
           "function": "function", "signal": "signal", "zone": "shared zone",
@@ -67,8 +67,10 @@ class Item:
 def completion(a: Analysis, line: int, char: int, text: str | None = None) -> list[Item]:
     """What may be written at (line, char); `text` is the document now (default a.text)."""
     text = a.text if text is None else text
-    lines = text.split("\n")
-    current = lines[line] if line < len(lines) else ""
+    lines = split_lines(text)
+    if not 0 <= line < len(lines) or char < 0:
+        return []       # a position from the client outside the document: nothing to offer
+    current = lines[line]
     before = current[:char]
     region = a.region_at(line, char) if a.names is not None else None
     if region is not None:

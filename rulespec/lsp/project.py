@@ -356,9 +356,18 @@ def _diagnostics(text: str, errors: list[RulespecError]) -> list[Diagnostic]:
     return [_diagnostic(text, e) for e in errors]
 
 
+_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """A document's lines as LSP and the loader count them: `\\r\\n`, `\\r` and `\\n` each
+    end one (a file saved with old Mac line ends is not one long line)."""
+    return _BREAK.split(text)
+
+
 def _diagnostic(text: str, err: RulespecError) -> Diagnostic:
     """An error at (line, col) -> a range over the word, string or character there."""
-    lines = text.split("\n")
+    lines = split_lines(text)
     line = max(0, min((err.line or 1) - 1, len(lines) - 1))
     source = lines[line] if lines else ""
     start = max(0, min((err.col or 1) - 1, len(source)))
@@ -383,7 +392,7 @@ class _Indexer:
 
     def __init__(self, result: Analysis, spec, names):
         self.result, self.spec, self.names = result, spec, names
-        self.lines = result.text.split("\n")
+        self.lines = split_lines(result.text)
         self.seen: set = set()
 
     def add(self, symbol, line, start, length, is_def=False):

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
+import sys
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
+from ..limits import LSP_HEADER_BYTES, LSP_MESSAGE_BYTES
 from . import features
 from .project import Project
 
@@ -215,7 +218,42 @@ def rename(ls: RulespecServer, params: lsp.RenameParams):
     return lsp.WorkspaceEdit(changes=edits)
 
 
-def main() -> int:
-    """Serve on stdin/stdout until the client says exit."""
-    server.start_io()
+class BoundedInput:
+    """stdin as pygls reads it (readline, read), with the lengths the client sends
+    bounded: a header line over LSP_HEADER_BYTES or a Content-Length over
+    LSP_MESSAGE_BYTES ends the input (pygls would read that far, or fail on a
+    length no buffer can hold), and `problem` says why."""
+
+    _LENGTH = re.compile(rb"content-length:\s*(\d+)\s*", re.IGNORECASE)
+
+    def __init__(self, raw):
+        self.raw, self.problem = raw, None
+
+    def readline(self) -> bytes:
+        line = self.raw.readline(LSP_HEADER_BYTES + 1)
+        if len(line) > LSP_HEADER_BYTES and not line.endswith(b"\n"):
+            return self._stop(f"a header line longer than {LSP_HEADER_BYTES} bytes")
+        length = self._LENGTH.fullmatch(line)
+        if length and int(length.group(1)) > LSP_MESSAGE_BYTES:
+            return self._stop(f"a message of {length.group(1).decode()} bytes (its Content-Length), "
+                              f"over the limit of {LSP_MESSAGE_BYTES // 2**20} MB")
+        return line
+
+    def read(self, n: int) -> bytes:
+        return self.raw.read(n)     # n: a Content-Length readline let through
+
+    def _stop(self, problem: str) -> bytes:
+        self.problem = problem
+        return b""      # end of input: pygls's loop stops
+
+
+def main(stdin=None, stdout=None, stderr=None) -> int:
+    """Serve on stdin/stdout until the client says exit; 1 when the client sent a
+    message too long to read (said on stderr)."""
+    bounded = BoundedInput(stdin or sys.stdin.buffer)
+    server.start_io(bounded, stdout or sys.stdout.buffer)
+    if bounded.problem:
+        print(f"rulespec lsp: error: the client sent {bounded.problem}: stopped",
+              file=stderr or sys.stderr)
+        return 1
     return 0
