@@ -71,8 +71,10 @@ def create_app(session: Session, pause: float = DEFAULT_PAUSE, poll_ms: int = 40
     async def act(request):
         try:
             body = json.loads(await request.body())
-        except ValueError:
+        except ValueError:      # not JSON, or not UTF-8 (UnicodeDecodeError)
             return JSONResponse({"error": "the request is not JSON"}, status_code=400)
+        except RecursionError:  # `[[[[...` nested deeper than the parser goes
+            return JSONResponse({"error": "the request is nested too deeply"}, status_code=400)
         request.state.token = body.get("token") if isinstance(body, dict) else None
         seat = seat_of(request)
         if seat is None:

@@ -18,7 +18,7 @@ import re
 
 from rulespec.errors import CorruptFile
 
-from ..tools.log import _find_spec, read_log
+from ..tools.log import logged_game, read_log
 from ..tools.present import Presentation
 from ..tools.table import EVERYTHING, seat_table, visible_event
 from ..tools.undo import restore
@@ -32,7 +32,7 @@ def replay_page(path, load_game) -> str:
     is not one, or that another version of its spec no longer plays."""
     lines = read_log(path)
     head = lines[0]
-    game = load_game(_find_spec(head.get("spec"), path), variant=head.get("variant"))
+    game = logged_game(head, path, load_game)
     if game.spec_hash != head.get("spec_hash"):
         raise CorruptFile(f"{path}: the log was made with a different version of {game.file}")
     pres = Presentation(game)

@@ -49,8 +49,11 @@ class Session:
     # ------------------------------------------------------------- access
     def token_ok(self, seat: int, token: str | None) -> bool:
         """True only for the token of this human seat (compared in constant time)."""
+        # compare_digest takes only ASCII text: as bytes any token (`é`, a lone
+        # surrogate from JSON) is compared, and a wrong one refused, never an error
         return (seat in self.tokens and isinstance(token, str)
-                and secrets.compare_digest(self.tokens[seat], token))
+                and secrets.compare_digest(self.tokens[seat].encode(),
+                                           token.encode("utf-8", "surrogatepass")))
 
     # ------------------------------------------------------------- moves
     def act(self, seat: int, labels: list[str]) -> None:
