@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 import sys
 
@@ -225,16 +226,41 @@ def _json(data) -> str:
     return dumps(data)
 
 
-def _check_output(path, option: str) -> None:
+def _check_output(path, option: str, inputs=()) -> None:
     """Refuse an output path before any work is done: its folder must exist and be
-    writable, and the path must not be a folder (or a file we may not write)."""
+    writable, and the path must not be a folder (or a file we may not write), nor
+    one of the command's `inputs` (a spec, a log: writing would destroy it)."""
     folder = os.path.dirname(os.path.abspath(path))
+    for given in inputs:
+        if given and _same_file(path, given):
+            raise _Usage(f"rulespec: error: {option} {path}: that is the input file {given}, "
+                         f"which writing would overwrite: choose another path")
     if os.path.isdir(path):
         raise _Usage(f"rulespec: error: {option} {path}: is a folder, not a file")
     if not os.path.isdir(folder):
         raise _Usage(f"rulespec: error: {option} {path}: no folder {folder}")
     if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
         raise _Usage(f"rulespec: error: {option} {path}: not writable")
+
+
+def _same_file(a, b) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):   # one does not exist (yet): the same path, resolved?
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+@contextlib.contextmanager
+def _writing(path):
+    """open(path, "w") whose failure (a full disk, found at write or close) names
+    `path`: main prints an OSError's filename, which a failed write lacks."""
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            yield f
+    except OSError as e:
+        if e.filename is None:
+            e.filename = path
+        raise
 
 
 # ------------------------------------------------------------------- validate
@@ -355,7 +381,7 @@ def cmd_play(args, out, err, stdin) -> int:
     from .tools.log import write_log
     from .tools.play import play, result
     if args.log:
-        _check_output(args.log, "--log")
+        _check_output(args.log, "--log", [args.file])
     game, names = _game_and_agents(args, stdin, out)
     agents = make_agents(names, args.seed, stdin=stdin, stdout=out)
     trace = None
@@ -374,7 +400,7 @@ def cmd_play(args, out, err, stdin) -> int:
         agents, trace = at_the_table(agents, trace)
     if args.log:
         from .tools.trace import quiet
-        with open(args.log, "w", encoding="utf-8") as log:   # a log always carries provenance
+        with _writing(args.log) as log:   # a log always carries provenance
             state = write_log(game, args.players, args.seed, names, agents, log, trace=trace or quiet)
     else:
         state = play(game, args.players, args.seed, agents, trace=trace)
@@ -424,6 +450,7 @@ def cmd_simulate(args, out, err, stdin) -> int:
             results.need_pyarrow()
         except results.ResultsMissing as e:
             raise _Usage(f"rulespec: error: --out: {e}") from None
+        _check_output(args.out, "--out", [args.file])
     game, names = _simulation_setup(args, stdin, out)
     try:
         summary = simulate_command(game, args, names, err)
@@ -450,7 +477,7 @@ def cmd_compare(args, out, err, stdin) -> int:
     if len(args.variant) > 2:
         raise _Usage("rulespec: error: compare takes --variant once or twice")
     if args.html:
-        _check_output(args.html, "--html")
+        _check_output(args.html, "--html", [args.file])
     variants = [None if v == "base" else v for v in args.variant]
     if len(variants) == 1:
         variants = [None] + variants
@@ -473,6 +500,8 @@ def _compare_stored(args, out) -> int:
         raise _Usage("rulespec: error: compare needs two results files: compare A.parquet B.parquet")
     if args.variant:
         raise _Usage("rulespec: error: --variant is for a spec; results files name their variant")
+    if args.html:
+        _check_output(args.html, "--html", [args.file, args.against])
     try:
         runs = []
         for path in (args.file, args.against):
@@ -487,7 +516,7 @@ def _compare_stored(args, out) -> int:
     print(json.dumps(result) if args.json else format_comparison(result), file=out)
     if args.html:
         from .analysis.report_html import comparison_page
-        with open(args.html, "w", encoding="utf-8") as f:
+        with _writing(args.html) as f:
             f.write(comparison_page(result, [r for _, r, _ in runs]))
     return 0
 
@@ -496,6 +525,8 @@ def cmd_report(args, out, err, stdin) -> int:
     """`rulespec report RESULTS.parquet`: the summary simulate printed, from stored rows."""
     from .analysis import results
     from .analysis.simulate import format_summary, summarize
+    if args.html:
+        _check_output(args.html, "--html", [args.results])
     try:
         game, players, records = results.read(args.results)
     except results.ResultsMissing as e:
@@ -504,7 +535,7 @@ def cmd_report(args, out, err, stdin) -> int:
     print(json.dumps(summary) if args.json else format_summary(summary, game.seat_name), file=out)
     if args.html:
         from .analysis.report_html import summary_page
-        with open(args.html, "w", encoding="utf-8") as f:
+        with _writing(args.html) as f:
             f.write(summary_page(summary, records))
     return 0
 
@@ -515,6 +546,9 @@ def _simulation_setup(args, stdin, out):
         raise _Usage("rulespec: error: simulate plays without people: use random, first, greedy or mcts agents")
     if args.games < 1 or (args.jobs is not None and args.jobs < 1):
         raise _Usage("rulespec: error: -n and --jobs must be at least 1")
+    if args.cutoff < 0:
+        raise _Usage(f"rulespec: error: --cutoff {args.cutoff}: a number of decisions, "
+                     f"at least 0 (0: never cut a game off)")
     return game, names
 
 
@@ -522,6 +556,7 @@ def _simulation_setup(args, stdin, out):
 def cmd_replay(args, out, err, stdin) -> int:
     from .engine.game import load_game
     if args.html:
+        _check_output(args.html, "--html", [args.log, args.against])
         try:
             import jinja2  # noqa: F401  (the web extra's templates, imported late by the page)
             from .web.replay import replay_page
@@ -555,8 +590,9 @@ def cmd_serve(args, out, err, stdin) -> int:
     game, names = _game_and_agents(args, stdin, out)
     if "human" not in names:
         raise _Usage("rulespec: error: serve needs at least one human seat (--agents human,random,...)")
-    if args.pause < 0 or not 0 < args.port < 65536:
-        raise _Usage("rulespec: error: --pause must be >= 0 and --port 1..65535")
+    if not (math.isfinite(args.pause) and args.pause >= 0) or not 0 < args.port < 65536:
+        raise _Usage("rulespec: error: --pause must be a finite number of seconds >= 0 "
+                     "and --port 1..65535")
     serve(Session(game, args.players, args.seed, names), args.host, args.port, args.pause, out)
     return 0
 
@@ -601,7 +637,7 @@ def cmd_lsp(args, out, err, stdin) -> int:
 def cmd_graph(args, out, err, stdin) -> int:
     from .engine.game import load_game
     if args.png:
-        _check_output(args.png, "--png")
+        _check_output(args.png, "--png", [args.file])
     game = load_game(args.file, variant=args.variant)
     try:
         dot = _seat_dot(game, args) if args.seat is not None else _boards_dot(game, args)

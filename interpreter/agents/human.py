@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from rulespec.errors import RulespecError
 
+ANSWER_CHARS = 4096     # the longest line read as one answer (options' labels are far shorter)
+
 HELP = """Type the number of an option to choose it (a number is always an option's
 place in the list, even where options are themselves numbers), or its text: the
 start of it is enough when no other option starts the same way.
@@ -56,9 +58,12 @@ class HumanAgent:
         options = self._show(state)
         while True:
             print("> ", end="", file=self.stdout, flush=True)
-            line = self.stdin.readline()
+            line = self.stdin.readline(ANSWER_CHARS + 1)   # /dev/zero is one endless line
             if not line:
                 raise RulespecError("input ended before the game did")
+            if len(line) > ANSWER_CHARS and not line.endswith("\n"):
+                raise RulespecError(f"an answer of more than {ANSWER_CHARS:,} characters on one "
+                                    f"line: that is no option; input stopped")
             answer = line.strip()
             option = self._read(state, answer, options)
             if option is not None:

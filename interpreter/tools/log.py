@@ -101,8 +101,8 @@ def replay(path, load_game, against=None) -> tuple[bool, str]:
     problem = rng.version_problem(head.get("rng"))
     if problem:   # every chance outcome would differ: say so, not "diverges at line N"
         return False, f"{path}:1: cannot replay this log: it was {problem}"
-    spec = against or _find_spec(head["spec"], path)
-    game = load_game(spec, variant=head.get("variant"))
+    game = load_game(against, variant=head.get("variant")) if against \
+        else logged_game(head, path, load_game)
     if not game.min_players <= head["players"] <= game.max_players:
         raise CorruptFile(f"corrupt log: line 1: {head['players']} players, but {game.name} is "
                           f"for {game.min_players} to {game.max_players}", file=str(path), line=1, col=1)
@@ -286,13 +286,36 @@ def _compare(path, logged, replayed) -> tuple[bool, str]:
     return True, f"{path}: identical ({len(logged)} lines, ended by {result.get('ended_by')})"
 
 
+def logged_game(head: dict, log_path, load_game):
+    """The game of the spec a log's header names (see _find_spec). The header is
+    the word of whoever wrote the log: a spec it names that does not load is
+    said to be so, its errors (lines of that file) not printed: the user can
+    validate it, or name one with --against. Raises CorruptFile."""
+    from rulespec.errors import SpecErrors
+    spec = _find_spec(head.get("spec"), log_path)
+    try:
+        load_game(spec)
+    except SpecErrors as e:
+        raise CorruptFile(f"cannot replay: the spec the log names, {spec}, is no valid spec "
+                          f"({len(e.errors)} error{'s' * (len(e.errors) != 1)}): check it with "
+                          f"`rulespec validate {spec}`, or give the spec with --against SPEC",
+                          file=str(log_path), line=1, col=1) from None
+    return load_game(spec, variant=head.get("variant"))
+
+
 def _find_spec(spec, log_path) -> str:
+    """The file a log's header names as its spec: as named (from here), else beside
+    the log. Only a YAML file (.yaml, .yml), so a log from elsewhere cannot make
+    replay read /dev/zero or /etc/passwd. Raises CorruptFile."""
     if spec is None:
-        raise CorruptFile("corrupt log: the header names no spec")
-    if os.path.exists(spec):
-        return spec
+        raise CorruptFile("corrupt log: the header names no spec", file=str(log_path), line=1, col=1)
+    if not isinstance(spec, str) or not spec.lower().endswith((".yaml", ".yml")) or "\0" in spec:
+        raise CorruptFile(f"cannot replay: the log names {str(spec)[:200]!r} as its spec, which is "
+                          f"no YAML file (.yaml or .yml): give the spec with --against SPEC",
+                          file=str(log_path), line=1, col=1)
     beside = os.path.join(os.path.dirname(os.path.abspath(log_path)), spec)
-    if os.path.exists(beside):
-        return beside
+    for candidate in (spec, beside):
+        if os.path.isfile(candidate):
+            return candidate
     raise CorruptFile(f"cannot replay: the spec the log names, {spec}, is found neither here "
                       f"nor beside the log", file=str(log_path))
