@@ -35,6 +35,7 @@ class Names:
     player_zones: dict = field(default_factory=dict)
     boards: dict = field(default_factory=dict)
     card_names: set = field(default_factory=set)
+    card_ids: dict = field(default_factory=dict)    # a card's name -> the ids of its cards
     card_kinds: set = field(default_factory=set)
     card_attrs: set = field(default_factory=set)
     functions: dict = field(default_factory=dict)
@@ -64,6 +65,7 @@ class Names:
             for entry in decl.get("list") or []:
                 if isinstance(entry, dict):
                     n.card_names.add(str(entry.get("name")))
+                    n.card_ids.setdefault(str(entry.get("name")), []).extend(_ids(entry))
                     n.card_attrs.update(k for k in entry if k not in ("name", "count"))
         n.functions = {k: v.get("params") or [] for k, v in (data.get("functions") or {}).items()}
         n.procedures = {k: v.get("params") or [] for k, v in (data.get("procedures") or {}).items()}
@@ -101,6 +103,15 @@ class Names:
                 maps.update(str(k) for k in value)
         return (set(self.per_player) | set(self.player_zones) | set(self.per_card)
                 | self.card_attrs | CARD_FIELDS | RESULT_KEYS | LAYOUT_FIELDS | maps)
+
+
+def _ids(entry: dict) -> list[str]:
+    """The ids of the cards of one `cards:` list entry, as the engine makes them
+    (Game._build_cards): its name for one card, `name#1`..`name#n` for n."""
+    count, name = entry.get("count", 1), str(entry.get("name"))
+    if not isinstance(count, int) or isinstance(count, bool):
+        return [name]     # the schema reports it; meanwhile nothing is refused by id
+    return [name] if count == 1 else [f"{name}#{i}" for i in range(1, count + 1)]
 
 
 def _board_nodes(boards: dict) -> set[str]:

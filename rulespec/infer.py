@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from . import ast
 from .errors import RulespecError
-from .kinds import (_FAMILY, ANY, AUCTION, BOARD, BOOL, BUILTINS, CARD, FIELD_KINDS, ITEMS, NONE, NOTHING,
+from .kinds import (_FAMILY, ANY, AUCTION, BOARD, BOOL, BUILTINS, CARD, CARDS, FIELD_KINDS, ITEMS, NONE, NOTHING,
                     NUMBER, SEAT, TEXT, TYPE_WORDS, ZONE, Kind, _item, accepts, fits, join, known,
                     list_of, of_value, or_none, parse_kind, wanted_phrase)
 from .scope import CARD_FIELDS, LAYOUT_FIELDS, RESULT_KEYS, assigned_names
@@ -156,6 +156,7 @@ class _Walker:
         self.spec, self.names, self.table, self.report = spec, names, table, report
         self.scopes = scopes
         self.attrs = names.attributes()     # an unknown one is the name check's to report
+        self.card_ids = {i for ids in names.card_ids.values() for i in ids}
         self.stores: dict = {}      # key -> Kind learned this pass
         self.rule_ = None
 
@@ -196,6 +197,9 @@ class _Walker:
             return
         if rule.kind == "statements":
             self.block(tree.body, {})
+            if path[0] == "procedures" and not _never_falls_off(tree.body):
+                # its end reached without a `return` gives none (Compiler.assign's RET)
+                self.store(("$result", ("procedures", path[1])), NONE)
             return
         kind = self.expr(tree, {})
         if path[0] == "functions":
@@ -267,6 +271,11 @@ class _Walker:
         if isinstance(value, ast.Call) and value.func in self.names.procedures:
             self.call_args(value, env, ("procedures", value.func))
             kind = self.table.results.get(("procedures", value.func), ANY)
+            if kind.base == "none":
+                self.error(value, f"{value.func}() gives no value: no `return` in its `do:` returns "
+                                  f"one, so `{_source_of(node.target)}` would always be none; call it "
+                                  f"as a statement, `{value.func}(...)`, or end it with `return VALUE`")
+                kind = ANY
         else:
             kind = self.expr(value, env)
         self.assign(node.target, kind, env, node.value)
@@ -569,6 +578,7 @@ class _Walker:
                 self.error(arg, f"{node.func}() needs {wanted_phrase(want)} as {which}, not {kind}", arg)
         if node.func in ("max", "min") and "by" not in node.kwargs:
             self.check_comparable(node, args)
+        self.card_arguments(node, args, env)
         kw = {}
         for key, arg in node.kwargs.items():
             inner = {**env, "it": _item(args[0])} if key == "by" and args else env
@@ -633,16 +643,145 @@ class _Walker:
             elif known(b) and known(a) and not fits(a, _item(b)):
                 self.error(node, f"cannot look for {a} in {b}: it is never there",
                            node.left, node.right)
+            else:
+                self.look_for_card_by_text(node, a, b, env)
         elif op in ("==", "!="):
             if known(a) and known(b) and "none" not in (a.base, b.base) \
                     and not (fits(a, b) or fits(b, a)):
                 self.error(node, f"cannot compare {a} with {b}: they are never equal",
                            node.left, node.right)
+            else:
+                self.compare_card_with_text(node, a, b, env)
         else:
             wrong = [k for k in (a, b) if known(k) and (k.base not in _ORDERED)]
             if wrong or known(a) and known(b) and _FAMILY[a.base] != _FAMILY[b.base]:
                 self.error(node, f"cannot order {a} and {b} with '{op}'", node.left, node.right)
         return BOOL
+
+    # a card is its id: a name of several cards, a card kind or another word is none
+    def compare_card_with_text(self, node, a, b, env):
+        """`c == apple`, `c != k`: a card with a text known before play that no card
+        is (its id is `apple#1` when `apple` names 3 cards): never equal."""
+        for card, text, kind in ((node.left, node.right, a), (node.right, node.left, b)):
+            why = self.not_a_card(text, env) if kind.base == "card" else None
+            if why is not None:
+                fix = self.card_field(why, card, node.op, text)
+                self.error(node, f"`{_source_of(node.left)} {node.op} {_source_of(node.right)}` is "
+                                 f"{'never' if node.op == '==' else 'always'} true: {why[1]}{fix}")
+                return
+
+    def look_for_card_by_text(self, node, a, b, env):
+        """`apple in hand`, `c in [apple, berry]`: a text no card is, looked for among
+        cards, or a card looked for among such texts: never there."""
+        never = "never" if node.op == "in" else "always"
+        said = f"`{_source_of(node.left)} {node.op} {_source_of(node.right)}` is {never} true"
+        why = self.not_a_card(node.left, env) if _item(b).base == "card" else None
+        if why is not None:
+            if b.base == "zone" and why[0] == "name":
+                fix = f": `{'' if node.op == 'in' else 'not '}has({_source_of(node.right)}, " \
+                      f"{_source_of(node.left)})` tells whether it holds a card of that name"
+            else:
+                fix = self.card_field(why, ast.Name(0, 0, "c"), node.op, node.left, node.right)
+            self.error(node, f"{said}: {why[1]}{fix}")
+            return
+        if a.base != "card" or not isinstance(node.right, ast.ListLit):
+            return
+        for item in node.right.items:
+            why = self.not_a_card(item, env)
+            if why is not None:
+                fix = self.card_field(why, node.left, node.op, node.right)
+                self.error(item, f"{_source_of(item)} never matches {_source_of(node.left)} in {said}: "
+                                 f"{why[1]}{fix}")
+                return
+
+    def card_arguments(self, node, args, env):
+        """Builtin arguments that can only miss: a text no card is where a card is
+        wanted (`name(apple)`, `move(k, z)`) or looked up among cards
+        (`occurrences(cards(z), apple)`), and a word no card is called where a
+        card's name is wanted (`has(hand, k)`)."""
+        wanted = BUILTINS.get(node.func, ((), None))[0]
+        for i, arg in enumerate(node.args):
+            want = wanted[i] if i < len(wanted) else None
+            if want in (CARD, CARDS) or node.func in _LOOKED_UP and i == 1 and _item(args[0]).base == "card":
+                why = self.not_a_card(arg, env)
+                if why is None:
+                    continue
+                fix = _BY_NAME_INSTEAD.get(node.func, _BY_NAME_INSTEAD[None]) if why[0] == "name" else ""
+                if node.func in _LOOKED_UP and why[0] != "word":
+                    fix = (f": look among their {why[0]}s, `{node.func}([{why[0]}(c) for c in "
+                           f"{_source_of(node.args[0])}], {{0}})`")
+                self.error(arg, f"{node.func}() {'needs a card' if want else 'looks among cards'} "
+                                f"here, and {why[1]}{fix.format(_source_of(arg))}")
+            elif _BY_NAME.get(node.func) == i:
+                why = self.not_a_name(arg, env)
+                if why is not None:
+                    self.error(arg, f"{node.func}() looks for cards by name, and {why}")
+
+    def not_a_name(self, node, env) -> str | None:
+        """Words saying the text `node` is before play is no card's name, or None."""
+        text = self.known_text(node, env)
+        names = self.names
+        if text is None or not names.card_ids or text in names.card_names:
+            return None
+        if text in names.card_kinds:
+            return f"{text} is a kind of card: `[c for c in cards(ZONE) if kind(c) == {text}]` are its cards"
+        if text in self.card_ids:
+            return f"{text} is a card's id: its name is {text.rpartition('#')[0]}"
+        return f"no card is called {_source_of(node)}"
+
+    def not_a_card(self, node, env) -> tuple[str, str] | None:
+        """(what, words) when `node` is a text known before play (a "string", a bare
+        symbol, card name or kind, a text constant) that is no card's id, what being
+        "name" (a name of several cards), "kind" (a card kind) or "word"; else None."""
+        text = self.known_text(node, env)
+        ids = self.names.card_ids
+        if text is None or not ids or text in self.card_ids:
+            return None
+        shown = _source_of(node) if _source_of(node) in (text, f'"{text}"') else f"{node.id} ({text})"
+        if ids.get(text):
+            held = ids[text]
+            listed = ", ".join(held) if len(held) <= 2 else f"{held[0]}..{held[-1]}"
+            return "name", f"{shown} names {len(held)} cards, {listed}, and a card is its id, not its name"
+        if text in self.names.card_kinds:
+            return "kind", f"{shown} is a kind of card, and a card is its id, not its kind"
+        return "word", f"a card is its id, and no card has the id {shown}"
+
+    def known_text(self, node, env) -> str | None:
+        """The text a "string", a bare symbol (or card name or kind) or a text
+        constant is; None for anything whose value play decides."""
+        if isinstance(node, ast.String):
+            return node.value
+        if not isinstance(node, ast.Name) or node.id in env or self._context_key(node.id):
+            return None
+        category, payload = self.names.resolve(node.id, self._scope())
+        if category == "symbol":
+            return node.id
+        return payload if category == "constant" and isinstance(payload, str) else None
+
+    def card_field(self, why, card, op, text, items=None) -> str:
+        """The advice that ends a message of compare_card_with_text or
+        look_for_card_by_text: compare the card's name, kind or an attribute
+        holding the text (`: compare name(c) == apple`), or "" when none does."""
+        what = {"name": "name({})", "kind": "kind({})"}.get(why[0])
+        if what is None:
+            attr = self.attribute_holding(self.known_text(text, {}) or "")
+            if attr is None:
+                return ""
+            what = "{}." + attr
+        field = what.format(_source_of(card))
+        if items is None:
+            return f": compare `{field} {op} {_source_of(text)}`"
+        return f": compare `{_source_of(text)} {op} [{field} for c in {_source_of(items)}]`"
+
+    def attribute_holding(self, text) -> str | None:
+        """The first card attribute some card of the spec has `text` as value of."""
+        for decl in (self.spec.data.get("cards") or {}).values():
+            rows = [decl.get("attrs") or {}] + [e for e in decl.get("list") or [] if isinstance(e, dict)]
+            for row in rows:
+                for attr, value in row.items():
+                    if value == text and attr not in ("name", "count"):
+                        return attr
+        return None
 
     def e_arith(self, node, env):
         a, b = self.expr(node.left, env), self.expr(node.right, env)
@@ -711,6 +850,12 @@ def _text_of(node) -> str:
     return "..."
 
 
+_LOOKED_UP = {"index_of", "occurrences", "remove", "rotate"}   # (list, item): the item looked up
+_BY_NAME = {"has": 1, "find": 1, "named": 0, "move_named": 1}   # which argument is a card's name
+_BY_NAME_INSTEAD = {   # what a name of several cards is for instead, in a message
+    "move": ": `move_named(FROM, {0}, TO)` moves the first card called {0} in a zone",
+    "move_bottom": ": `find(FROM, {0})` is the first card called {0} in a zone",
+    None: ": `find(ZONE, {0})` is the first card called {0} in a zone, `named({0})` all of them"}
 _ORDINAL = ["1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th"]
 
 
@@ -734,3 +879,36 @@ def _most_players(data) -> int | None:
     players = data.get("players") if isinstance(data, dict) else None
     most = players.get("max") if isinstance(players, dict) else players
     return most if isinstance(most, int) and not isinstance(most, bool) and most > 0 else None
+
+
+def _never_falls_off(stmts) -> bool:
+    """Whether a block always leaves by `return` or `end game` (else a procedure's
+    end, reached, gives none). Loops and menus are taken to fall off: a result
+    judged "or none" costs a check at play, never a refusal."""
+    for stmt in stmts:
+        if isinstance(stmt, (ast.Return, ast.EndGame)):
+            return True
+        if isinstance(stmt, ast.If) and stmt.orelse and _never_falls_off(stmt.body) \
+                and _never_falls_off(stmt.orelse):
+            return True
+    return False
+
+
+def _source_of(node) -> str:
+    """An expression as written (give or take spaces), for a message's advice;
+    `...` for the parts it does not render."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.String):
+        return '"' + node.value + '"'
+    if isinstance(node, ast.Number):
+        return str(node.value)
+    if isinstance(node, ast.Attr):
+        return f"{_source_of(node.obj)}.{node.name}"
+    if isinstance(node, ast.Index):
+        return f"{_source_of(node.obj)}[{_source_of(node.key)}]"
+    if isinstance(node, ast.Call) and not node.kwargs:
+        return f"{node.func}({', '.join(_source_of(a) for a in node.args)})"
+    if isinstance(node, ast.ListLit):
+        return f"[{', '.join(_source_of(a) for a in node.items)}]"
+    return "..."

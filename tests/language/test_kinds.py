@@ -161,3 +161,111 @@ def test_the_issues_deep_expressions_validate_and_play(expression, score, value)
             f"  x = {expression}\n  end game\nscoring:\n  score: {score}\n")
     state = load_game("t.yaml", text=text).new_state(2, seed=1)
     assert state.scores() == [value, value]
+
+
+# ------------------------------------------ a card is its id, never its name or kind
+CARDS = """\
+game: B
+players: {{min: 2, max: 2}}
+symbols: [red, blue]
+constants: {{fav: apple}}
+cards:
+  k:
+    in: deck
+    attrs: {{colour: red}}
+    list: [{{name: apple, count: 3, colour: red}}, {{name: berry, count: 3, colour: blue}}, {{name: plum}}]
+zones:
+  deck: {{visibility: hidden}}
+player_zones:
+  hand: {{visibility: owner}}
+per_player:
+  pts: {{start: 0}}
+scoring:
+  score: p.pts
+flow: |
+  c = top(deck)
+  {line}
+  end game "x"
+"""
+
+
+def card_errors(line):
+    text = CARDS.format(line=line)
+    try:
+        validate("b.yaml", text=text)
+    except SpecErrors as info:
+        return [e.message for e in info.errors]
+    return []
+
+
+@pytest.mark.parametrize("line, message", [
+    # the designer's example (b8_name_in_zone.yaml): both passed, and were never true
+    ("if apple in players[0].hand:\n      pass",
+     "`apple in players[0].hand` is never true: apple names 3 cards, apple#1..apple#3, and a card "
+     "is its id, not its name: `has(players[0].hand, apple)` tells whether it holds a card of that name"),
+    ("for c in players[0].hand:\n      if c == apple:\n          pass",
+     "`c == apple` is never true: apple names 3 cards, apple#1..apple#3, and a card is its id, not "
+     "its name: compare `name(c) == apple`"),
+    ("x = c != \"berry\"", "`c != \"berry\"` is always true: \"berry\" names 3 cards"),
+    ("x = fav == c", "`fav == c` is never true: fav (apple) names 3 cards"),
+    ("x = c == k", "k is a kind of card, and a card is its id, not its kind: compare `kind(c) == k`"),
+    ("x = c == red", "no card has the id red: compare `c.colour == red`"),
+    ("x = k not in cards(deck)", "is always true: k is a kind of card, and a card is its id, not its "
+                                 "kind: compare `k not in [kind(c) for c in cards(deck)]`"),
+    ("x = c in [apple, plum]", "apple never matches c in `c in [apple, plum]`"),
+    ("move(apple, players[0].hand)", "move() needs a card here, and apple names 3 cards, "
+                                     "apple#1..apple#3, and a card is its id, not its name: "
+                                     "`move_named(FROM, apple, TO)`"),
+    ("x = occurrences(cards(deck), berry)", "`occurrences([name(c) for c in cards(deck)], berry)`"),
+    ("x = has(deck, k)", "has() looks for cards by name, and k is a kind of card"),
+    ("x = find(deck, \"apple#2\")", "find() looks for cards by name, and apple#2 is a card's id: its name is apple"),
+])
+def test_a_card_compared_with_a_name_it_never_is_is_refused(line, message):
+    found = card_errors(line)
+    assert any(message in m for m in found), found
+
+
+@pytest.mark.parametrize("line", [
+    "x = c == plum",            # a name of one card is that card's id
+    "x = plum in deck",
+    "x = c == \"apple#2\"",
+    "x = name(c) == apple and kind(c) == k and c.colour == red",
+    "x = has(deck, apple) or apple in [name(d) for d in cards(deck)]",
+    "x = count(named(berry)) + occurrences([name(d) for d in cards(deck)], apple)",
+    "x = c.name != berry",
+])
+def test_names_of_one_card_and_comparisons_of_names_stay_valid(line):
+    assert card_errors(line) == []
+
+
+PROCEDURE = """\
+game: P
+players: {{min: 2, max: 2}}
+per_player:
+  pts: {{start: 0}}
+procedures:
+  pr: {{params: [a], do: "{body}"}}
+scoring:
+  score: p.pts
+flow: |
+  y = pr(1)
+  players[0].pts = y + 1
+  end game "x"
+"""
+
+
+def test_the_value_of_a_procedure_that_returns_none_is_refused():
+    # it passed; play said `cannot add none and 1` on the line after
+    with pytest.raises(SpecErrors) as info:
+        validate("p.yaml", text=PROCEDURE.format(body="pass"))
+    [err] = info.value.errors
+    assert err.message.startswith("pr() gives no value: no `return` in its `do:` returns one, so `y` "
+                                  "would always be none") and (err.line, err.col) == (10, 7)
+
+
+def test_a_procedure_that_may_end_without_a_value_gives_that_kind_or_none():
+    text = PROCEDURE.format(body="if a > 0: return a")
+    kinds = validate("p.yaml", text=text).kinds
+    assert kinds.results[("procedures", "pr")] == or_none(NUMBER)
+    text = PROCEDURE.format(body="if a > 0: return a\\nelse: return 0")
+    assert validate("p.yaml", text=text).kinds.results[("procedures", "pr")] == NUMBER
