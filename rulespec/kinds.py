@@ -145,6 +145,22 @@ def fits(value: Kind, wanted: Kind) -> bool:
     return True
 
 
+def family(kind: Kind) -> str:
+    """The family of a known kind: number, text, bool, list, map or none (a
+    player is a number, a card, cell, board or zone a text: see _FAMILY)."""
+    return _FAMILY[kind.base]
+
+
+def surely_fits(value: Kind | None, wanted: Kind) -> bool:
+    """True when every value of kind `value` is, at play, of `wanted`'s family (a
+    number, a text, true or false, a list or a map), and none only where `wanted`
+    may be none: a store of it needs no check. False for an unknown kind (None,
+    any, nothing), for "or none" into a kind that is never none, and for none."""
+    if not known(value) or value.base == "none" or value.none and not wanted.none:
+        return False
+    return _FAMILY[value.base] == _FAMILY.get(wanted.base)
+
+
 def join(a: Kind, b: Kind) -> Kind:
     """The kind of a value that is sometimes an `a`, sometimes a `b`."""
     if a.base == "nothing":

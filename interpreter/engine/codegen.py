@@ -62,6 +62,11 @@ _SIMPLE = re.compile(r"_[vakwh]\d+|_pl\d+|_it\d+|env\[_k\d+\]|st\.g\[_k\d+\]"
 # the class of a value of a known kind, for a test of it (a zone is a _Zone)
 _CLASS = {"list": "list", "map": "dict", "zone": "_Zone"}
 # a value whose reading can neither fail nor change anything: a local or a constant
+# The class most values of a kind have at play, for a store's inline test of its kind
+# (_checker): a number is an int, a text or card its str, and so on.
+_USUAL_CLASS = {"number": "int", "text": "str", "card": "str", "cell": "str", "board": "str",
+                "bool": "bool", "list": "list", "map": "dict"}
+
 _CHEAP = re.compile(r"_[vakwh]\d+|_pl\d+|_it\d+")
 # a local made by the generated code and assigned once, or a constant: what it is
 # proven (`proven`, `lengths`) holds wherever its name is read
@@ -524,15 +529,15 @@ class ExpressionSource:
         exec(code, self.ns)  # noqa: S102 — source built only from generated identifiers
         return self.ns.pop(name)
 
-    def target(self, node, scope):
+    def target(self, node, scope, stored=None):
         """Where a value can be stored, as (lines to run first, Python place, check
         template or None: see _checker); None for targets left to closures (a map's
-        or list's item)."""
+        or list's item). stored: the kind of the value stored (Compiler.stored_kind)."""
         game, names = self.compiler.game, self.names
         if isinstance(node, ast.Name):
             kind, _ = names.resolve(node.id, scope)
             if kind == "global":
-                return [], f"st.g[{self.const(node.id)}]", self._checker(game, "globals", node.id)
+                return [], f"st.g[{self.const(node.id)}]", self._checker(game, "globals", node.id, stored)
             return [], f"env[{self.const(node.id)}]", None
         if isinstance(node, ast.Attr) and node.name in names.per_player:
             section, table = "per_player", "st.pv"
@@ -544,17 +549,25 @@ class ExpressionSource:
         if table == "st.pv" and self.proof(src) != "seat" and self.kind(node.obj) != "seat":
             src = f"_seat(st, {src})"   # a number names a seat: is one there?
         return ([f"{obj} = {src}"],
-                f"{table}[{self.const(node.name)}][{obj}]", self._checker(game, section, node.name))
+                f"{table}[{self.const(node.name)}][{obj}]", self._checker(game, section, node.name, stored))
 
-    def _checker(self, game, section, name):
-        """None (no bounds), or the check of a stored value as a template: "{}" stands
-        for the value. A whole number within numeric bounds passes inline; anything
-        else goes through Game.checker, which lets it through or says which bound."""
+    def _checker(self, game, section, name, stored=None):
+        """None (no bounds, and a kind the value's proves: Game.held_kind), or the
+        check of a stored value as a template: "{}" stands for the value. A whole
+        number within numeric bounds, or a value of the variable's usual class where
+        only its kind is checked, passes inline; anything else goes through
+        Game.checker, which lets it through or says which bound or kind it breaks."""
         decl = game.decls[section][name]
         low, high, one_of = decl.get("min"), decl.get("max"), decl.get("one_of")
         if low is None and high is None and one_of is None:
-            return None
-        check = self.fresh("chk", game.checker(section, name))
+            held = game.held_kind(section, name, stored)
+            if held is None:
+                return None
+            check, v = self.fresh("chk", game.checker(section, name, stored)), self.fresh("c")
+            usual = _USUAL_CLASS.get(held.base)
+            return f"({v} if ({v} := {{}}).__class__ is {usual} else {check}({v}))" if usual \
+                else check + "({})"
+        check = self.fresh("chk", game.checker(section, name, stored))
         if one_of is not None or not all(type(b) in (int, float) for b in (low, high) if b is not None):
             return check + "({})"
         v = self.fresh("c")

@@ -18,6 +18,7 @@ from rulespec import ast, effects
 from rulespec.builtins import LAZY
 
 from rulespec.errors import RuleError
+from rulespec.kinds import AUCTION, NOTHING as NOTHING_KIND, NUMBER, _item, list_of
 from rulespec.limits import check_number
 from .flow import IN, NOTHING, RET, Decision, Frame, Program, Suspended, ask, call_lines, jump_link, skip_turn, straight_look
 from .flow import _at_boundary as at_boundary, _check_end as check_end
@@ -500,7 +501,7 @@ class Compiler(QuietLocals):
     def _quiet_assign(self, stmt, scope, pc, pad, lines, pcs) -> int:
         """`target = procedure(...)`: the call (instruction pc), then the store of
         what it returned (pc + 1), as assign's two instructions do."""
-        place = self._source().target(stmt.target, scope)
+        place = self._source().target(stmt.target, scope, self.stored_kind(stmt))
         if place is None:
             raise NotStraight
         self._call_pc = pc
@@ -911,13 +912,40 @@ class Compiler(QuietLocals):
         return comp
 
     # ----------------------------------------------------------- assignment
-    def setter(self, target, scope):
-        """f(state, env, value) that stores value where `target` names."""
+    def kind(self, node):
+        """The kind validate gives expression `node` (rulespec.kinds.Kind), or None
+        (a node it did not check: a scenario's)."""
+        kinds = self.game._kinds
+        return kinds.of(node) if kinds is not None else None
+
+    def stored_kind(self, node):
+        """The kind of what assignment or decision `node` stores (None: unknown), for
+        the checks a store into a declared variable compiles (Game.held_kind)."""
+        kinds = self.game._kinds
+        if kinds is None:
+            return None
+        if isinstance(node, ast.AugAssign):     # the target's family, or an error
+            return kinds.of(node.target)
+        if isinstance(node, ast.Assign):
+            value = node.value
+            if isinstance(value, ast.Call) and value.func in self.names.procedures:
+                return kinds.results.get(("procedures", value.func))
+            return kinds.of(value)
+        if isinstance(node, ast.ChooseOne):
+            options = kinds.of(node.options)
+            return _item(options) if options is not None else None
+        return {ast.ChooseNumber: NUMBER, ast.ChooseSeveral: list_of(NOTHING_KIND),
+                ast.Auction: AUCTION}.get(type(node))
+
+    def setter(self, target, scope, stored=None):
+        """f(state, env, value) that stores value where `target` names. stored: the
+        kind of the values stored (stored_kind), so that a store into a declared
+        variable that validate proves is not checked at play."""
         if isinstance(target, ast.Name):
             kind, _ = self.names.resolve(target.id, scope)
             n = target.id
             if kind == "global":
-                check = self.game.checker("globals", n)
+                check = self.game.checker("globals", n, stored)
                 def set_global(st, env, v):
                     st.g[n] = check(v)
                 return set_global
@@ -926,19 +954,19 @@ class Compiler(QuietLocals):
                 env[n] = v
             return set_local
         if isinstance(target, ast.Attr):
-            return self._attr_setter(target, scope)
+            return self._attr_setter(target, scope, stored)
         return self._index_setter(target, scope)
 
-    def _attr_setter(self, target, scope):
+    def _attr_setter(self, target, scope, stored):
         obj, key = self.expr(target.obj, scope), target.name
         if key in self.names.per_player:
-            check = self.game.checker("per_player", key)
+            check = self.game.checker("per_player", key, stored)
 
             def set_player(st, env, v):
                 st.pv[key][_seat(st, obj(st, env))] = check(v)
             return set_player
         if key in self.names.per_card:
-            check = self.game.checker("per_card", key)
+            check = self.game.checker("per_card", key, stored)
 
             def set_card(st, env, v):
                 st.cv[key][obj(st, env)] = check(v)
@@ -948,7 +976,7 @@ class Compiler(QuietLocals):
 
     def _index_setter(self, target, scope):
         get_container, key = self.expr(target.obj, scope), self.expr(target.key, scope)
-        store = self.setter(target.obj, scope)
+        store = self.setter(target.obj, scope, self.kind(target.obj))   # a copy of it
 
         def set_item(st, env, v):
             container = get_container(st, env)
@@ -962,14 +990,14 @@ class Compiler(QuietLocals):
         value = node.value
         if isinstance(value, ast.Call) and value.func in self.names.procedures:
             self._call_procedure(value, scope)
-            store = self.setter(node.target, scope)
+            store = self.setter(node.target, scope, self.stored_kind(node))
             self.emit(node, lambda st, fr: store(st, fr.env, fr.env.pop(RET, None)))
             return
         fast = self._generated_store(node, node.value, None, scope)
         if fast is not None:
             self.emit(node, fast)
             return
-        store, get = self.setter(node.target, scope), self.expr(value, scope)
+        store, get = self.setter(node.target, scope, self.stored_kind(node)), self.expr(value, scope)
         self._env_forms[id(node)] = lambda st, env: store(st, env, get(st, env))
         self.emit(node, lambda st, fr: store(st, fr.env, get(st, fr.env)))
 
@@ -978,7 +1006,7 @@ class Compiler(QuietLocals):
         if fast is not None:
             self.emit(node, fast)
             return
-        store, current = self.setter(node.target, scope), self.expr(node.target, scope)
+        store, current = self.setter(node.target, scope, self.stored_kind(node)), self.expr(node.target, scope)
         value, op = self.expr(node.value, scope), self.arith_op(node.op[0])
 
         def update(st, fr):
@@ -1007,7 +1035,7 @@ class Compiler(QuietLocals):
         source = self._source()
         if isinstance(node.target, ast.Index):
             return self._item_store_lines(node.target, value, op, scope) if self.item_stores else None
-        place = source.target(node.target, scope)
+        place = source.target(node.target, scope, self.stored_kind(node))
         if place is None:
             return None
         lines, where, check = place
@@ -1033,7 +1061,8 @@ class Compiler(QuietLocals):
         stored in m (whose owner `p` is evaluated again there, as set_player's is).
         None for any other target."""
         source = self._source()
-        place = source.target(target.obj, scope) if isinstance(target.obj, (ast.Name, ast.Attr)) else None
+        place = source.target(target.obj, scope, self.kind(target.obj)) \
+            if isinstance(target.obj, (ast.Name, ast.Attr)) else None
         if place is None:
             return None
         before, where, check = place
@@ -1225,7 +1254,7 @@ class Compiler(QuietLocals):
 
     def choose_one(self, node, scope):
         options, by = self.expr(node.options, scope), self.expr(node.by, scope)
-        store = self.setter(node.target, scope)
+        store = self.setter(node.target, scope, self.stored_kind(node))
         seat, name = self._local(node.by, scope), self._local(node.target, scope)
         if self.straight_lines is None or seat is None or name is None:
             def decide(st, fr):     # _decision's, with its offer written in
@@ -1275,7 +1304,7 @@ class Compiler(QuietLocals):
 
     def choose_number(self, node, scope):
         low, high, by = (self.expr(n, scope) for n in (node.low, node.high, node.by))
-        store = self.setter(node.target, scope)
+        store = self.setter(node.target, scope, self.stored_kind(node))
         self._decision(node, scope,
                        lambda st, env: (by(st, env), int_range(st, low(st, env), high(st, env) + 1),
                                         None, "number"),
@@ -1283,7 +1312,7 @@ class Compiler(QuietLocals):
 
     def choose_several(self, node, scope):
         count, options, by = (self.expr(n, scope) for n in (node.count, node.options, node.by))
-        store, key, up_to = self.setter(node.target, scope), self.temp("several"), node.up_to
+        store, key, up_to = self.setter(node.target, scope, self.stored_kind(node)), self.temp("several"), node.up_to
         done = "done"
 
         def offer(st, env):
@@ -1388,7 +1417,7 @@ class Compiler(QuietLocals):
         raise_by = self.expr(node.raise_, inner) if node.raise_ else (lambda st, env: 1)
         limit = self.expr(node.limit, inner)
         starter = self.expr(node.starter, scope) if node.starter else None
-        store, key = self.setter(node.target, scope), self.temp("auction")
+        store, key = self.setter(node.target, scope, self.stored_kind(node)), self.temp("auction")
 
         def offer(st, env):
             if key not in env:

@@ -15,6 +15,7 @@ from rulespec.scope import assigned_names, for_variable
 
 from rulespec.errors import RuleError, RulespecError
 from . import chance, faults
+from rulespec.kinds import family, known, surely_fits
 from rulespec.limits import Limits
 from .boards import Board
 from .codegen import literals, seat_test
@@ -439,14 +440,21 @@ class Game:
                 todo.append(self.programs[key])
         return frozenset(found)
 
-    def checker(self, section: str, name: str):
-        """A function that lets a value through or says which bound it breaks."""
+    def checker(self, section: str, name: str, stored=None):
+        """A function that lets a value through or says which bound, or which
+        declared kind, it breaks. stored: the kind validate gives the value stored
+        (a rulespec.kinds.Kind; None: unknown), so that a store it proves is not
+        checked for its kind (see held_kind)."""
         decl = self.decls[section][name]
         low, high, one_of = decl.get("min"), decl.get("max"), decl.get("one_of")
-        if low is None and high is None and one_of is None:
+        held = self.held_kind(section, name, stored)
+        if low is None and high is None and one_of is None and held is None:
             return lambda v: v
+        is_held = _HOLDS[family(held)] if held is not None else None
 
         def check(v):
+            if is_held is not None and not is_held(v) and (v is not None or not held.none):
+                raise RuleError(self._not_held(section, name, held, v))
             try:
                 if low is not None and v < low:
                     raise RuleError(f"{name} would become {v}, below its minimum {low}")
@@ -460,6 +468,31 @@ class Game:
                 raise RuleError(f"{name} would become {display(v)}, not one of {display(one_of)}")
             return v
         return check
+
+    def held_kind(self, section: str, name: str, stored=None):
+        """The kind a store into variable `name` must be checked against at play, or
+        None when it needs no check: the variable's kind is not declared (its start
+        value, `type:`, `min`/`max`, as rulespec.infer's fixed), its `one_of` checks
+        already, or `stored`, the kind of the value, proves it fits
+        (rulespec.kinds.surely_fits). What validate cannot prove -- a value that may
+        be none, or a local that holds a number here and a text there -- is checked
+        where it is stored, not where it is later misused."""
+        kinds, key = self._kinds, (section, name)
+        if kinds is None or key not in kinds.fixed or self.decls[section][name].get("one_of") is not None:
+            return None
+        held = kinds.variables.get(key)
+        if not known(held) or held.base == "none" or surely_fits(stored, held):
+            return None
+        return held
+
+    def _not_held(self, section, name, held, v) -> str:
+        """The message of a store of `v` where `name`, declared to hold `held`, cannot
+        keep it: 'pts would become none, but it holds numbers (declared at 5:3): ...'."""
+        line, col = self._kinds.declared_at.get((section, name), (None, None))
+        where = f" (declared at {line}:{col})" if line else ""
+        fix = (f": test for none before storing, or declare it `type: {held.words()} or none`"
+               if v is None else "")
+        return f"{name} would become {faults.show(v)}, but it holds {held.plural()}{where}{fix}"
 
     # ------------------------------------------------------------------ play
     def new_state(self, players: int, seed: int = 0, record: bool = False, trace=None, rig=None,
@@ -693,6 +726,13 @@ def _plain_kind(kind) -> bool:
     if kind is None or kind.base in ("any", "nothing", "zone"):
         return False
     return all(_plain_kind(k) for k in (kind.item, kind.key) if k is not None)
+
+
+# What a value of each family of kinds is at play (engine/values.py): a player is a
+# Seat, an int; a card, zone, cell or board is its name, a str.
+_HOLDS = {"number": lambda v: isinstance(v, (int, float)) and v.__class__ is not bool,
+          "text": lambda v: isinstance(v, str), "bool": lambda v: v.__class__ is bool,
+          "list": lambda v: isinstance(v, (list, tuple)), "map": lambda v: isinstance(v, dict)}
 
 
 def _decl(value) -> dict:

@@ -114,7 +114,7 @@ constants:
   extra: false
 globals:
   total: {start: 0}
-  last: {start: 0}
+  last: {start: 0, type: number or none}    # bump() gives none below 6 coins
 per_player:
   coins: {start: 0}
 procedures:
