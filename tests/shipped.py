@@ -24,7 +24,7 @@ from tests.paths import ROOT, TESTS
 
 FOLDERS = (ROOT / "games", TESTS / "games")
 # filled by play, each from the spec alone (chance.py's card order too); meter restarts each run
-CACHES = frozenset({"_tables", "starting_zones", "_chance_order", "meter"})
+CACHES = frozenset({"_tables", "starting_zones", "_chance_order", "meter", "_save_checks"})
 PATCHABLE = (Game, Compiler, ExpressionSource)
 AS_SHIPPED = {cls: dict(vars(cls)) for cls in PATCHABLE}     # read before any test runs
 _LOADED: dict[tuple, tuple[Game, tuple]] = {}    # (path, file, variant) -> (game, its fingerprint)

@@ -563,9 +563,11 @@ class Game:
                 raise RuleError(f"unknown function '{node.func}'{did_you_mean(node.func, known)}",
                                 line=node.line, col=node.col)
 
-    def state_from_json(self, text: str):
+    def state_from_json(self, text: str, name: str = "<save>"):
+        """A state saved by State.to_json; CorruptFile (placed at `name`, the save's
+        file) for text that is not a sound save of this game."""
         from .state import State
-        return State.from_json(self, text)
+        return State.from_json(self, text, name)
 
     def options_for(self, st, player, action_names) -> tuple[list, list]:
         """A turn's legal choices: (action, bound value) each, and their labels."""

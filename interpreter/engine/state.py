@@ -9,7 +9,7 @@ from pathlib import Path
 
 from rulespec.errors import CorruptFile, IllegalAction, RulespecError
 from rulespec.limits import SAVE_BYTES
-from . import chance, rng, visibility
+from . import chance, rng, save_checks, visibility
 from .flow import EMPTY_OPTIONS, Decision, Frame, Option, Options, run
 from .shapes import loads, schema_problem
 from .values import _PLAIN, Seat, Zone, _all_plain, decode, decode_values, display, encode, encode_values
@@ -27,7 +27,7 @@ class State:
                  "staged",  # staged: end conditions are not checked (a scenario sets a position up); not saved
                  "ask_forced",  # True: a decision with one option is asked too (new_state's forced="ask")
                  "skipped",     # the last turn passed for want of a legal action, for messages; not saved
-                 "explicit")    # None, or chance.Explicit: random events are chance nodes; not saved
+                 "explicit")    # None, or chance.Explicit: random events are chance nodes
 
     # ------------------------------------------------------------- creation
     @classmethod
@@ -249,6 +249,8 @@ class State:
         # forced="ask" is written only when on, so every other save (and the state
         # digests in logs) stays as it was
         extra = {"ask_forced": True} if self.ask_forced else {}
+        if self.explicit is not None:   # explicit chance: written only then, as ask_forced
+            extra["chance"] = save_checks.explicit_data(self.explicit)
         return _SAVE_TEXT.encode({
             "format": SAVE_FORMAT, "game": self.game.name, **names,
             "variant": self.game.variant, "players": self.n,
@@ -265,9 +267,21 @@ class State:
         })
 
     @classmethod
-    def from_json(cls, game, text: str) -> "State":
+    def from_json(cls, game, text: str, name: str = "<save>") -> "State":
         """A state saved by to_json. Raises CorruptFile for text that is not a save of
-        this game and spec (save.schema.json, then the game's declarations)."""
+        this game and spec (save.schema.json, then the game's declarations, then the
+        rules: the pending decision must be the one they make there), placed at
+        `name` (the save's file), never at the spec."""
+        try:
+            return cls._from_text(game, text)
+        except CorruptFile as e:
+            message = e.message
+            if message.startswith("unexpected object"):    # values.decode's words
+                message = "corrupt save file: " + message
+            raise CorruptFile(message, file=e.file or name, line=e.line, col=e.col, path=e.path) from None
+
+    @classmethod
+    def _from_text(cls, game, text: str) -> "State":
         if len(text) > SAVE_BYTES:
             raise CorruptFile(f"corrupt save file: larger than {SAVE_BYTES // 2**20} MB")
         try:
@@ -329,8 +343,14 @@ class State:
         st.fired = {}
         st.rig, st.staged = None, False
         st.ask_forced, st.skipped = bool(d.get("ask_forced", False)), None
-        st.explicit = None    # a save is a sampled game (chance nodes are not saved)
-        _check_flow(st, game)
+        st.explicit = None
+        save_checks.check_values(st, game)
+        save_checks.check_places(st, game, st.phase)
+        _check_flow(st, game, "chance" in d)
+        if "chance" in d:   # a game of explicit chance: its book-keeping, checked by replay
+            save_checks.restore_explicit(st, game, d["chance"])
+        if st.pending is not None:   # the rules make it again: an edited one is refused
+            save_checks.rederive_pending(st, d["pending"])
         return st
 
 
@@ -341,7 +361,7 @@ _SAVE_TEXT = json.JSONEncoder(separators=(",", ":"), check_circular=False)
 
 
 _REQUIRED = frozenset(json.loads(Path(SAVE_SCHEMA).read_text(encoding="utf-8"))["required"])
-_KNOWN = _REQUIRED | {"spec", "spec_id", "ask_forced", "rng_version"}
+_KNOWN = _REQUIRED | {"spec", "spec_id", "ask_forced", "rng_version", "chance"}
 _DECISION = frozenset({"player", "labels", "values", "kind", "secret"})
 _DECISION_KNOWN = _DECISION | {"where"}
 _all_lists = frozenset({list}).issuperset
@@ -373,7 +393,7 @@ def _surely_fits(d) -> bool:
             and d["phase"].__class__ in _TEXT_OR_NONE and decisions.__class__ is int
             and decisions >= 0 and d.get("spec", "").__class__ is str
             and d.get("spec_id", "").__class__ is str and d.get("ask_forced", False).__class__ is bool
-            and d.get("rng_version", 0).__class__ is int)
+            and d.get("rng_version", 0).__class__ is int and "chance" not in d)
 
 
 def _zones_fit(zones) -> bool:
@@ -413,14 +433,15 @@ def _same_keys(saved: dict, declared: dict, section: str) -> None:
         raise CorruptFile(f"corrupt save file: {section} does not match the spec ({', '.join(odd)})")
 
 
-def _check_flow(st, game) -> None:
+def _check_flow(st, game, explicit: bool = False) -> None:
     """A save stands at a decision (a frame to resume, a pending choice of a real
-    seat) or is over (no frames, nothing pending)."""
+    seat), at a chance node (`explicit`: a game of explicit chance; nothing
+    pending) or is over (no frames, nothing pending)."""
     if st.over:
         if st.stack or st.pending is not None:
             raise CorruptFile("corrupt save file: a game that is over has rules still running")
         return
-    if not st.stack or st.pending is None:
+    if not st.stack or (st.pending is None and not explicit):
         raise CorruptFile("corrupt save file: a game not over must stand at a decision")
     for frame in st.stack:
         program = game.programs.get(frame.proc)
@@ -429,7 +450,7 @@ def _check_flow(st, game) -> None:
         if frame.pc > len(program.code):
             raise CorruptFile(f"corrupt save file: {frame.proc} has no instruction {frame.pc}")
     pending = st.pending
-    if pending.player >= st.n or len(pending.labels) != len(pending.values):
+    if pending is not None and (pending.player >= st.n or len(pending.labels) != len(pending.values)):
         raise CorruptFile("corrupt save file: the pending decision names no seat of this game "
                           "or its labels and values differ in number")
 

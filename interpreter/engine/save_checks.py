@@ -1,0 +1,340 @@
+"""What a loaded save must agree with besides its schema: the game's declarations
+(each value's kind, bounds and `one_of`; seats, cards, zones, boards and phases
+the game has) and the rules themselves (the pending decision is the one the rules
+make at the saved position). A save is data anyone can edit: nothing in it that the
+rules decide is taken on trust. Every refusal is CorruptFile("corrupt save file:
+...") naming where in the file (`per_player.coins[1]`)."""
+from __future__ import annotations
+
+from itertools import chain
+
+from rulespec.errors import CorruptFile
+from . import chance
+from .flow import run
+from .functions import start_meter
+from .values import Seat, Zone, encode
+
+_PLAIN_ANY = frozenset({int, str, bool, type(None)})   # no seat, zone or float among them
+_ALL_MAPS = frozenset({dict}).issuperset
+
+
+def corrupt(message: str, where: str | None = None) -> CorruptFile:
+    return CorruptFile(f"corrupt save file: `{where}`: {message}" if where else f"corrupt save file: {message}")
+
+
+# ------------------------------------------------------------ values and declarations
+def check_values(st, game) -> None:
+    """Every global, per-player and per-card value fits its declaration. Raises
+    CorruptFile naming the first that does not, by its place in the file."""
+    checks = _checks(game)
+    n = st.n
+    for name, value in st.g.items():
+        _fit(checks["globals"][name], value, n, f"globals.{name}")
+    for name, values in st.pv.items():
+        fits = checks["per_player"][name]
+        if fits[1](values):
+            continue
+        for seat, value in enumerate(values):
+            _fit(fits, value, n, f"per_player.{name}[{seat}]")
+    for name, values in st.cv.items():
+        if values.keys() != game.cards.keys():
+            odd = sorted(set(values) ^ set(game.cards))[:3]
+            raise corrupt(f"not the game's cards ({', '.join(map(str, odd))})", f"per_card.{name}")
+        fits = checks["per_card"][name]
+        if fits[1](list(values.values())):
+            continue    # all of one plain kind within bounds: nothing to look at each
+        start = game.decls["per_card"][name]["start"]
+        if start.__class__ in (list, dict) and not start:
+            # most cards hold their empty start: look only at the others
+            empty = start.__class__
+            values = {card: v for card, v in values.items() if v.__class__ is not empty or v}
+        for card, value in values.items():
+            _fit(fits, value, n, f"per_card.{name}.{card}")
+
+
+def check_places(st, game, phase) -> None:
+    """Zone limits, the phase, and the seats and zones in the flow's locals."""
+    for zone, cards in st.zones.items():
+        limit = game.limits.get(zone.partition("@")[0])
+        if limit is not None and len(cards) > limit:
+            raise corrupt(f"{len(cards)} cards, over the zone's limit of {limit}", f"zones.{zone}")
+    if phase is not None and phase not in (game.data.get("phases") or {}):
+        raise corrupt(f"no phase {phase!r} in this game", "phase")
+    for i, frame in enumerate(st.stack):
+        for name, value in frame.env.items():
+            problem = _any_problem(value, st.n, game, 0)
+            if problem:
+                raise corrupt(problem, f"stack[{i}].{name}")
+
+
+def _fit(fits, value, n, where) -> None:
+    problem = fits[0](value, n)
+    if problem:
+        raise corrupt(problem, where)
+
+
+def _checks(game) -> dict:
+    """{section: {name: (fits(value, n) -> problem or None, all_fit(values) -> True
+    when a collection of values surely fits)}}, made once per game."""
+    made = getattr(game, "_save_checks", None)
+    if made is None:
+        made = {section: {name: _declared(game, section, name, decl) for name, decl in decls.items()}
+                for section, decls in game.decls.items()}
+        game._save_checks = made
+    return made
+
+
+def _declared(game, section, name, decl) -> tuple:
+    kind = game.kinds.variables.get((section, name))
+    fits = _kind_check(kind, game)
+    low, high, one_of = decl.get("min"), decl.get("max"), decl.get("one_of")
+    bounded = low is not None or high is not None or one_of is not None
+    none_barred = not (one_of is not None and None in one_of)
+    words = kind.words(article=True) if kind is not None else "a value"
+
+    def check(value, n):
+        if value is None:   # a bound refuses none when the rules store it, so here too
+            return f"expected {words}, got none" if bounded and none_barred else None
+        problem = fits(value, n, 0)
+        if problem or not bounded:
+            return problem
+        if low is not None and value < low:
+            return f"{value} is below {name}'s minimum {low}"
+        if high is not None and value > high:
+            return f"{value} is above {name}'s maximum {high}"
+        if one_of is not None and value not in one_of:
+            return f"{_show(value)} is not one of {one_of}"
+        return None
+    quick = None
+    if one_of is None and kind is not None and not kind.none:
+        quick = {"number": frozenset({int}), "bool": frozenset({bool}),
+                 "text": frozenset({str})}.get(kind.base)
+        if quick is not None and bounded and kind.base != "number":
+            quick = None
+
+    def all_fit(values) -> bool:
+        """Whether a collection of values all fit, seen in C (most do): all of the
+        plain kind, within the bounds. False: look at each."""
+        return (quick is not None and quick.issuperset(map(type, values))
+                and (low is None or not values or min(values) >= low)
+                and (high is None or not values or max(values) <= high))
+    return check, all_fit
+
+
+def _show(value) -> str:
+    if value is None:
+        return "none"
+    if value is True or value is False:
+        return "true or false"
+    if isinstance(value, Seat):
+        return f"player {int(value)}"
+    if isinstance(value, str):
+        return f"text {_cut(value)!r}".replace("'", '"')
+    if isinstance(value, float):
+        return f"the fraction {value}"
+    if isinstance(value, int):
+        return f"the number {value}"
+    return f"a {'list' if isinstance(value, list) else 'map'}"
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= 40 else text[:40] + "..."
+
+
+def _kind_check(kind, game):
+    """fits(value, n, depth) -> None, or what is wrong (in words) for a value of
+    `kind` (rulespec.kinds.Kind; None: not known, anything fits)."""
+    if kind is None or kind.base in ("any", "nothing", "cell"):
+        def fits_any(v, n, depth):
+            return _any_problem(v, n, game, depth)
+        fits_any.plain = _PLAIN_ANY
+        return fits_any
+    base, words = kind.base, kind.words(article=True)
+    item = _kind_check(kind.item, game) if base in ("list", "map") else None
+    key = _kind_check(kind.key, game) if base == "map" else None
+    item_plain = item.plain.issuperset if item is not None else None
+    key_plain = key.plain.issuperset if key is not None else None
+    inner_plain = getattr(item, "maps_plain", None)
+
+    def fits(v, n, depth):
+        if v is None:   # fits every kind: a procedure that ends without `return` gives
+            return None  # none wherever its result is stored, whatever kind was found for it
+        cls = v.__class__
+        if base == "number" or base == "seat":
+            if cls is Seat:
+                return _seat_problem(v, n)
+            if cls is not int:
+                return f"expected {words}, got {_show(v)}"
+            return _seat_problem(v, n) if base == "seat" else None
+        if base == "bool":
+            return None if cls is bool else f"expected {words}, got {_show(v)}"
+        if base in ("text", "card", "zone", "board"):
+            if not isinstance(v, str):
+                return f"expected {words}, got {_show(v)}"
+            if cls is Zone or base == "zone":
+                return _zone_problem(v, n, game)
+            if base == "card" and v not in game.cards:
+                return f"no card {_cut(v)!r} in this game"
+            if base == "board" and v not in game.boards:
+                return f"no board {_cut(v)!r} in this game"
+            return None
+        if base == "list":
+            if cls is not list:
+                return f"expected {words}, got {_show(v)}"
+            # items that need no look of their own, seen in one test in C (most lists)
+            if item_plain(map(type, v)) or (inner_plain is not None and inner_plain(v)):
+                return None
+            return _items_problem(item, v, n, depth)
+        if base == "map":
+            if cls is not dict:
+                return f"expected {words}, got {_show(v)}"
+            values = v.values()
+            if key_plain(map(type, v)) and (item_plain(map(type, values)) or (
+                    inner_plain is not None and inner_plain(values))):
+                return None
+            return _items_problem(key, v, n, depth) or _items_problem(item, values, n, depth)
+        return f"expected {words}, got {_show(v)}" if base == "none" else None
+    if base == "map":   # items that are maps of plain keys and values, seen in C
+        inner_keys, inner_values = key.plain.issuperset, item.plain.issuperset
+
+        def maps_plain(maps):
+            return (_ALL_MAPS(map(type, maps)) and inner_keys(map(type, chain.from_iterable(maps)))
+                    and inner_values(map(type, chain.from_iterable(map(dict.values, maps)))))
+        fits.maps_plain = maps_plain
+    # the kinds of value that fit with no look of their own (a list of them: one test)
+    fits.plain = frozenset({int} if base == "number" else {bool} if base == "bool"
+                           else {str} if base == "text" else {type(None)}) | {type(None)}
+    return fits
+
+
+def _items_problem(fits, items, n, depth):
+    if depth > 100:
+        return "nested too deep"
+    for i, v in enumerate(items):
+        problem = fits(v, n, depth + 1)
+        if problem:
+            return f"item {i + 1}: {problem}"
+    return None
+
+
+def _seat_problem(v, n):
+    return None if 0 <= v < n else f"no player {int(v)} in a game of {n} (seats 0 to {n - 1})"
+
+
+def _zone_problem(v, n, game):
+    base, _, seat = v.partition("@")
+    if seat:
+        if base in game.player_zone_decls and seat.isdigit() and int(seat) < n and str(int(seat)) == seat:
+            return None
+    elif base in game.zone_decls:
+        return None
+    return f"no zone {_cut(v)!r} in this game"
+
+
+def _any_problem(v, n, game, depth):
+    """For a value of no known kind: its seats and zones are the game's, and it
+    holds no fraction (rule values are whole numbers)."""
+    cls = v.__class__
+    if cls in _PLAIN_ANY:
+        return None
+    if cls is Seat:
+        return _seat_problem(v, n)
+    if cls is Zone:
+        return _zone_problem(v, n, game)
+    if cls is float:
+        return f"expected a whole number, got {_show(v)}"
+    if depth > 100:
+        return "nested too deep"
+    if cls is list or cls is tuple:
+        items = v
+    elif cls is dict:
+        items = list(v) + list(v.values())
+    else:
+        return None
+    if frozenset(map(type, items)) <= _PLAIN_ANY:
+        return None
+    for item in items:
+        problem = _any_problem(item, n, game, depth + 1)
+        if problem:
+            return problem
+    return None
+
+
+# ------------------------------------------------------------ the pending decision
+def rederive_pending(st, saved: dict) -> None:
+    """Put in st.pending the decision the rules make at the saved position: the
+    instruction on top of the stack runs again, as the run loop runs it when a
+    decision is answered, and asks again. Raises CorruptFile when it asks nothing,
+    fails, or asks other than `saved` (the save's "pending" data) says: who,
+    what kind, whether secret, and each option's label and value."""
+    fr = st.stack[-1]
+    program = st.game.programs[fr.proc]
+    pc = fr.pc
+    if pc >= len(program.code) or "$in" in fr.env:
+        raise corrupt("the flow stack does not stand at a decision")
+    st.pending = None
+    start_meter(st.game)
+    fr.pc = pc + 1
+    try:
+        program.code[pc](st, fr)
+    except chance.ChanceNeeded:
+        raise corrupt("the saved position is a chance node, not a decision") from None
+    except Exception as e:   # noqa: BLE001 — an edited position the rules cannot go on from
+        raise corrupt(f"the rules cannot go on from the saved position ({_cut(str(e))})") from None
+    made = st.pending
+    if made is None or st.over or not st.stack or st.stack[-1] is not fr or fr.pc != pc:
+        raise corrupt("the rules make no decision at the saved position")
+    if (made.player != saved["player"] or made.kind != saved["kind"] or made.secret != saved["secret"]
+            or len(made.values) != len(saved["values"])
+            or [encode(v) for v in made.values] != saved["values"] or made.labels != saved["labels"]):
+        raise corrupt("the pending decision's options are not what the rules offer here")
+
+
+# ------------------------------------------------------------ explicit chance
+def explicit_data(ex) -> dict:
+    """chance.Explicit as save data: the answers given to the instruction that waits
+    at a chance node (the node itself is made again from them on load), and the
+    unordered groups of cards."""
+    return {"answers": [[kind, encode(value)] for kind, value in ex.answers],
+            "group": dict(ex.group), "groups": ex.groups}
+
+
+def restore_explicit(st, game, data) -> None:
+    """st.explicit from explicit_data's data: the groups checked against the zones;
+    at a chance node, the node made again by running the waiting instruction and
+    taking each saved answer in turn, as apply_chance took it (so an answer that is
+    not an outcome of its node is refused)."""
+    groups = data.get("groups")
+    group = data.get("group")
+    answers = data.get("answers")
+    if (data.keys() != {"answers", "group", "groups"} or groups.__class__ is not int or groups < 0
+            or group.__class__ is not dict or answers.__class__ is not list
+            or not all(a.__class__ is list and len(a) == 2 and a[0] in ("roll", "pick", "draw")
+                       for a in answers)):
+        raise corrupt("expected answers, group and groups as explicit chance writes them", "chance")
+    zone_of: dict = {}
+    for card, gid in group.items():
+        if card not in game.cards or gid.__class__ is not int or not 0 < gid <= groups:
+            raise corrupt(f"{_cut(str(card))!r} is no card of this game in a group 1 to {groups}",
+                          "chance.group")
+        if zone_of.setdefault(gid, st.loc[card]) != st.loc[card]:
+            raise corrupt(f"group {gid}'s cards lie in more than one zone", "chance.group")
+    ex = st.explicit = chance.Explicit()
+    ex.group, ex.groups = dict(group), groups
+    if st.pending is not None or st.over:
+        if answers:
+            raise corrupt("answers to a chance node, but none waits", "chance.answers")
+        return
+    try:
+        run(st)
+        for kind, value in answers:
+            if not st.is_chance_node() or ex.node.kind != kind:
+                raise corrupt("the answers do not fit the chance nodes the rules make here",
+                              "chance.answers")
+            st.apply_chance(value)
+    except CorruptFile:
+        raise
+    except Exception as e:   # noqa: BLE001 — IllegalAction, a rule's fault: an edited position
+        raise corrupt(f"the rules cannot go on from the saved position ({_cut(str(e))})") from None
+    if not st.is_chance_node():
+        raise corrupt("a game not over must stand at a decision or a chance node")

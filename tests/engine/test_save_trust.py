@@ -1,0 +1,213 @@
+"""A save is data anyone can edit: what the rules decide is not taken from it.
+
+On load the pending decision is made again by the rules at the saved position and
+must equal the saved one; every value must fit its declaration (kind, bounds,
+one_of, seats, cards, zones, phases of this game); explicit chance is saved and
+goes on exactly. Each refusal is CorruptFile("corrupt save file: ..."), placed at
+the save (never at the spec) and naming where in the file."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from rulespec.errors import CorruptFile
+from tests.paths import ROOT
+from tests.shipped import shipped, shipped_specs
+
+MARKET = ROOT / "tests" / "games" / "market.yaml"
+KUHN = ROOT / "tests" / "games" / "kuhn.yaml"
+DICE = ROOT / "tests" / "games" / "dice.yaml"
+
+# P1 (seat 0) decides what to sell at a market turn; P2 holds corn#4 (an audit's save)
+SELLING = json.loads(
+    '{"format":1,"game":"Market Town","spec":"8bd1ae3a6bd3fa73","spec_id":"72531049a13a4980",'
+    '"variant":null,"players":3,"globals":{"round":1,"first":{"$seat":0}},"per_player":{'
+    '"coins":[3,5,5],"prestige":[0,0,0],"where":["market","gate","gate"],"bet":[0,0,0],'
+    '"sold_this_turn":[["walked","cloth"],[],[]]},"per_card":{},"zones":{"deck":["corn#3",'
+    '"corn#5","wine#2","corn#1","cloth#3","spice#3","corn#2","corn#6","spice#2","wine#4",'
+    '"thief#1"],"discard":["cloth#2"],"market":[],"hand@0":["wine#3","wine#5","cloth#1",'
+    '"cloth#4"],"hand@1":["corn#4","wine#1"],"hand@2":["thief#2","spice#1"]},'
+    '"rng":"17104583881150172773","rng_version":2,"stack":[["flow",11,false,{"p":{"$seat":2}}],'
+    '["phase:turns",3,false,{"$for4":[[{"$seat":0},{"$seat":1},{"$seat":2}],1],'
+    '"p":{"$seat":0},"$turn5":[{"$seat":0},true]}]],"pending":{"player":0,"labels":['
+    '"sell wine#3","sell wine#5","done"],"values":[["sell","wine#3"],["sell","wine#5"],"done"],'
+    '"kind":"action","secret":false,"where":["tests/games/market.yaml",91]},"over":false,'
+    '"ended_by":null,"phase":"turns","decisions":12}')
+
+
+def edited(change) -> str:
+    data = json.loads(json.dumps(SELLING))
+    change(data)
+    return json.dumps(data)
+
+
+def refused(text, game=None) -> CorruptFile:
+    with pytest.raises(CorruptFile) as e:
+        (game or shipped(MARKET)).state_from_json(text)
+    return e.value
+
+
+def test_the_audits_save_loads_as_it_is():
+    state = shipped(MARKET).state_from_json(json.dumps(SELLING))
+    assert [o.label for o in state.legal_actions()] == ["sell wine#3", "sell wine#5", "done"]
+
+
+def test_an_edited_pending_option_is_refused_not_played():
+    # audit: `sell corn#4` (P2's card) put in P1's options moved P2's card and paid P1
+    def sell_theirs(d):
+        d["pending"]["labels"][0] = "sell corn#4"
+        d["pending"]["values"][0] = ["sell", "corn#4"]
+    error = refused(edited(sell_theirs))
+    assert error.message == ("corrupt save file: the pending decision's options are not what "
+                             "the rules offer here")
+
+
+@pytest.mark.parametrize("part, value", [
+    ("player", 1), ("kind", "one"), ("secret", True),
+    ("labels", ["sell wine#5", "sell wine#3", "done"]),
+    ("values", [["sell", "wine#3"], ["sell", "wine#5"], ["sell", "cloth#1"], "done"]),
+])
+def test_any_other_edit_of_the_pending_decision_is_refused(part, value):
+    def change(d):
+        d["pending"][part] = value
+        if part == "values":
+            d["pending"]["labels"].insert(2, "sell cloth#1")
+    assert "not what the rules offer here" in refused(edited(change)).message
+
+
+def test_the_saved_where_is_not_trusted():
+    def change(d):
+        d["pending"]["where"] = ["/etc/passwd", 10 ** 20]
+    state = shipped(MARKET).state_from_json(edited(change))
+    assert state.pending.where[1] != 10 ** 20 and state.pending.where[0].endswith("market.yaml")
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d["per_player"]["bet"].__setitem__(0, 99),
+     "`per_player.bet[0]`: 99 is above bet's maximum 2"),
+    (lambda d: d["per_player"]["coins"].__setitem__(1, "5"),
+     '`per_player.coins[1]`: expected a number, got text "5"'),
+    (lambda d: d["per_player"]["coins"].__setitem__(1, None),
+     "`per_player.coins[1]`: expected a number, got none"),
+    (lambda d: d["per_player"]["coins"].__setitem__(1, 1.5),
+     "`per_player.coins[1]`: expected a number, got the fraction 1.5"),
+    (lambda d: d["per_player"]["coins"].__setitem__(1, True),
+     "`per_player.coins[1]`: expected a number, got true or false"),
+    (lambda d: d["globals"].__setitem__("first", {"$seat": 99}),
+     "`globals.first`: no player 99 in a game of 3 (seats 0 to 2)"),
+    (lambda d: d["globals"].__setitem__("first", {"$seat": -1}),
+     "`globals.first`: no player -1 in a game of 3 (seats 0 to 2)"),
+    (lambda d: d.__setitem__("phase", "zzz"), "`phase`: no phase 'zzz' in this game"),
+    (lambda d: d["per_player"]["where"].__setitem__(0, 3),
+     "`per_player.where[0]`: expected a text, got the number 3"),
+    (lambda d: d["per_player"]["sold_this_turn"].__setitem__(0, [["x"]]),
+     "`per_player.sold_this_turn[0]`: item 1: expected a text, got a list"),
+    (lambda d: d["zones"]["market"].extend(d["zones"].pop("deck")) or d["zones"].__setitem__("deck", []),
+     "`zones.market`: 11 cards, over the zone's limit of 6"),
+    (lambda d: d["stack"][1][3].__setitem__("p", {"$seat": 7}),
+     "`stack[1].p`: no player 7 in a game of 3 (seats 0 to 2)"),
+])
+def test_a_value_that_breaks_its_declaration_is_refused_where_it_is(change, message):
+    error = refused(edited(change))
+    assert error.message == "corrupt save file: " + message, error.message
+
+
+@pytest.mark.parametrize("tagged", [{"$seat": "0"}, {"$card": "wine#3"}, {"$zzz": 1}])
+def test_a_bad_tagged_value_is_named_a_corrupt_save(tagged):
+    error = refused(edited(lambda d: d["globals"].__setitem__("first", tagged)))
+    assert error.message.startswith("corrupt save file: unexpected object in saved data")
+
+
+def test_a_save_error_is_placed_at_the_save_not_the_spec():
+    text = edited(lambda d: d["per_player"]["bet"].__setitem__(0, 99))
+    assert refused(text).format().startswith("<save>:1:1: error: corrupt save file:")
+    with pytest.raises(CorruptFile) as e:
+        shipped(MARKET).state_from_json(text, "game.save")
+    assert e.value.format().startswith("game.save:1:1: error: corrupt save file:")
+    assert "market.yaml" not in e.value.format()
+
+
+def test_a_save_of_random_generator_v1_loads():
+    # a save holds the generator's state, not a seed: v1 steps as v2 does (rng.SAME_STEPS)
+    state = shipped(MARKET).state_from_json(edited(lambda d: d.__setitem__("rng_version", 1)))
+    assert json.loads(state.to_json())["rng"] == SELLING["rng"]
+
+
+# ------------------------------------------------------------ explicit chance
+@pytest.mark.parametrize("spec", [KUHN, DICE, MARKET])
+def test_explicit_chance_is_saved_and_goes_on_exactly(spec):
+    game = shipped(spec)
+    for seed in range(4):
+        state = game.new_state(2, seed, chance="explicit")
+        r = random.Random(seed)
+        steps = 0
+        while not state.is_terminal() and steps < 60:
+            steps += 1
+            loaded = game.state_from_json(state.to_json())
+            assert loaded.is_chance_node() == state.is_chance_node()
+            assert loaded.chance_outcomes() == state.chance_outcomes()
+            assert loaded.to_json() == state.to_json()
+            if state.is_chance_node():
+                outcome = r.choice(state.chance_outcomes())[0]
+                state.apply_chance(outcome)
+                loaded.apply_chance(outcome)
+            else:
+                i = r.randrange(len(state.legal_actions()))
+                state.apply(i)
+                loaded.apply(i)
+            assert loaded.to_json() == state.to_json()
+            assert loaded.is_chance_node() == state.is_chance_node()
+
+
+def test_an_edited_chance_answer_is_refused():
+    # market.yaml's set-up draws several cards in one instruction: answers are kept
+    game = shipped(MARKET)
+    state = game.new_state(2, 1, chance="explicit")
+    r = random.Random(1)
+    while not (state.is_chance_node() and state.explicit.answers) and not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_chance(r.choice(state.chance_outcomes())[0])
+        else:
+            state.apply(r.randrange(len(state.legal_actions())))
+    assert game.state_from_json(state.to_json()).to_json() == state.to_json()
+    data = json.loads(state.to_json())
+    data["chance"]["answers"][0][1] = "dragon"
+    assert "corrupt save file: the rules cannot go on" in refused(json.dumps(data), game).message
+    data["chance"]["answers"][0][0] = "roll"
+    assert ("`chance.answers`: the answers do not fit the chance nodes"
+            in refused(json.dumps(data), game).message)
+    data = json.loads(state.to_json())
+    data["chance"]["group"][next(iter(data["chance"]["group"]))] = data["chance"]["groups"] + 1
+    assert "`chance.group`" in refused(json.dumps(data), game).message
+
+
+def test_a_sampled_save_stays_as_it_was():
+    state = shipped(KUHN).new_state(2, 3)
+    assert '"chance"' not in state.to_json()
+
+
+# ------------------------------------------------------------ every shipped game
+@pytest.mark.parametrize("spec", shipped_specs(), ids=lambda p: p.name)
+def test_saves_of_random_mid_game_states_load_and_go_on_identically(spec):
+    game = shipped(spec)
+    r = random.Random(spec.name)
+    for _ in range(2):
+        players = r.randint(game.min_players, min(game.max_players, 4))
+        state = game.new_state(players, r.randrange(1000))
+        for _ in range(r.randrange(5, 60)):
+            if state.is_terminal():
+                break
+            state.apply(r.randrange(len(state.legal_actions())))
+        text = state.to_json()
+        loaded = game.state_from_json(text)
+        assert loaded.to_json() == text
+        for _ in range(20):
+            if state.is_terminal():
+                break
+            i = r.randrange(len(state.legal_actions()))
+            assert loaded.legal_actions() == state.legal_actions()
+            state.apply(i)
+            loaded.apply(i)
+        assert loaded.to_json() == state.to_json()
