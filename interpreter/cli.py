@@ -443,7 +443,7 @@ def _tiebreak_that_decided(game, state, summary):
 
 
 def cmd_simulate(args, out, err, stdin) -> int:
-    from .analysis.simulate import BackendMissing, format_summary, simulate_command
+    from .analysis.simulate import BackendMissing, GamesFailing, format_summary, simulate_command
     if args.out:   # before any game is played: a missing extra is bad usage, found at once
         from .analysis import results
         try:
@@ -456,6 +456,9 @@ def cmd_simulate(args, out, err, stdin) -> int:
         summary = simulate_command(game, args, names, err)
     except BackendMissing as e:
         raise _Usage(f"rulespec: error: {e}") from None
+    except GamesFailing as e:
+        print(e, file=err)
+        return 1
     if args.json:
         print(_json(summary), file=out)
     else:
@@ -466,7 +469,7 @@ def cmd_simulate(args, out, err, stdin) -> int:
 
 def cmd_compare(args, out, err, stdin) -> int:
     from .analysis.compare import compare_command
-    from .analysis.simulate import BackendMissing
+    from .analysis.simulate import BackendMissing, GamesFailing
     if args.file.endswith(".parquet") or args.against:
         return _compare_stored(args, out)
     if not args.variant:
@@ -490,6 +493,9 @@ def cmd_compare(args, out, err, stdin) -> int:
         return compare_command(games, args, names, out, err)
     except BackendMissing as e:
         raise _Usage(f"rulespec: error: {e}") from None
+    except GamesFailing as e:
+        print(e, file=err)
+        return 1
 
 
 def _compare_stored(args, out) -> int:

@@ -153,16 +153,44 @@ class BackendMissing(Exception):
 BACKENDS = {"local": run_local, "ray": run_ray}
 
 
+# The first games of a run all failing with one error at one place: the spec is
+# at fault, not the seeds, and the other games would fail so too (each after up to
+# a step budget's or the clock's worth of work, which made simulate look hung).
+SAME_FAILURES = 5
+
+
+class GamesFailing(Exception):
+    """The first SAME_FAILURES games of a run failed alike; str() is the error and why
+    the run stopped."""
+
+
 def run_games(job, games, seed=0, jobs=None, backend="local", progress=None, address=None):
-    """Play `games` games with seeds seed, seed+1, ...; returns (records, seconds)."""
+    """Play `games` games with seeds seed, seed+1, ...; returns (records, seconds).
+    Raises GamesFailing when the first SAME_FAILURES games fail with the same error."""
     seeds = [seed + i for i in range(games)]
     jobs = jobs or os.cpu_count() or 1
     start = time.perf_counter()
     if backend == "ray":
-        records = list(run_ray(job, seeds, jobs, progress, address))
+        played = run_ray(job, seeds, jobs, progress, address)
     else:   # more processes than games or cores only costs forks (--jobs 100000)
-        records = list(run_local(job, seeds, min(jobs, games, os.cpu_count() or 1), progress))
+        played = run_local(job, seeds, min(jobs, games, os.cpu_count() or 1), progress)
+    records = []
+    for record in played:
+        records.append(record)
+        if len(records) == SAME_FAILURES < games:
+            _stop_if_alike(job, records)
     return records, time.perf_counter() - start
+
+
+def _stop_if_alike(job, records) -> None:
+    errors = {r.get("error") for r in records}
+    if len(errors) == 1 and None not in errors:
+        first = records[0]["seed"]
+        variant = f" --variant {job.variant}" if job.variant else ""
+        raise GamesFailing(f"{errors.pop()}\nsimulate stopped: the first {len(records)} games "
+                           f"(seeds {first} to {records[-1]['seed']}) all failed with this error, "
+                           f"so the others would too; `rulespec play {job.file}{variant} "
+                           f"--players {job.players} --seed {first}` plays one")
 
 
 # ------------------------------------------------------------------ summary

@@ -761,7 +761,8 @@ def quiet_exit(fn, checks, unfired=_NEVER):
 
 def _budget_message(st, budget) -> str:
     message = (f"the game ran {budget:,} steps without asking anyone anything (limits: steps): "
-               f"a loop that never ends?")
+               f"a loop that never ends? (If the rules really need more between two decisions, "
+               f"raise it: `limits: {{steps: {budget * 10}}}`)")
     if st.skipped is not None:
         who, file, line, col = st.skipped
         message += (f" The last turn passed was {who}'s at {file}:{line}:{col}: no action "

@@ -393,7 +393,8 @@ def test_endless_loop_stops_with_file_and_line(tmp_path):
     assert e.file == str(spec) and e.line in (5, 6)
     assert f"{spec}:{e.line}:" in e.format() and "loop" in e.message
     # stopped by counting steps, not by the 10 s clock (limits: seconds) after them
-    assert "ran 1,000,000 steps without asking anyone anything (limits: steps)" in e.message
+    assert "ran 100,000 steps without asking anyone anything (limits: steps)" in e.message
+    assert "raise it: `limits: {steps: 1000000}`" in e.message
 
 
 def test_endless_loop_inside_an_action(tmp_path):
