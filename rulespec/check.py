@@ -282,11 +282,20 @@ class _RuleChecker:
             self.visit(child, scope)
 
     def _check_prompt(self, node, scope):
-        """`as "..."`: each {name} in a decision's question is a value the rule can read."""
-        for name in re.findall(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", node.prompt):
-            if name != "player" and self.names.resolve(name, scope)[0] == "unknown":
-                self.error(node, f"the question names {{{name}}}, which is not a value here"
-                                 f"{did_you_mean(name, self.names.every_name(scope))}")
+        """`as "..."`: each {...} in a decision's question is {name}, a value the rule
+        can read. Nothing else is filled in (interpreter/tools/present.py fills
+        names by text substitution, never evaluating), so anything else would be
+        shown as written: refused, saying what is allowed."""
+        for inside in re.findall(r"\{([^{}]*)\}", node.prompt):
+            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", inside):
+                self.error(node, f"the question has {{{inside}}}, which would be shown as "
+                                 f"written: a question shows only {{name}}, a plain name of a "
+                                 f"value the rule can read (a local, a global, a constant, "
+                                 f"{{player}}); set a local to anything else first, e.g. "
+                                 f"`shown = players[0].pts`, then write {{shown}}")
+            elif inside != "player" and self.names.resolve(inside, scope)[0] == "unknown":
+                self.error(node, f"the question names {{{inside}}}, which is not a value here"
+                                 f"{did_you_mean(inside, self.names.every_name(scope))}")
 
     def visit_name(self, node, scope):
         if node.id in RESERVED:

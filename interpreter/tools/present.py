@@ -23,14 +23,17 @@ the variable's value; an unknown name is left as written. They are filled by
 plain text substitution (never str.format or eval): specs are data.
 
 A decision's question comes from its statement's `as "..."` (grammar.lark,
-`prompt`); `{name}` in it shows a local of the asking rule, `{player}` the
+`prompt`); `{name}` in it shows a value the asking rule can read (a local, else a
+global or constant, read as the rules read it: _read), `{player}` the
 deciding seat. Without one, a default names the kind of decision and its rule.
 """
 from __future__ import annotations
 
 import re
 
-from ..engine.values import Zone, decode, display
+from rulespec import ast
+
+from ..engine.values import Seat, Zone, decode, display
 
 TEMPLATE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
@@ -74,6 +77,7 @@ class Presentation:
 
     def __init__(self, game):
         self.game = game
+        self._readers = {}      # name -> f(state, env) reading it (_read)
         section = game.data.get("presentation") or {}
         self.hidden = set(section.get("hidden") or ())
         self.colours = dict(section.get("colours") or {})
@@ -154,10 +158,24 @@ class Presentation:
         own = getattr(node, "prompt", None)
         if own:
             env = {k: v for k, v in frame.env.items() if not k.startswith("$")}
-            env.setdefault("player", decision.player)
+            env.setdefault("player", Seat(decision.player))   # the deciding seat, by name
+            for name in TEMPLATE.findall(own):
+                if name not in env:     # a global, constant, `nplayers`...: what validate accepts
+                    try:
+                        env[name] = self._read(name, state)
+                    except Exception:   # noqa: BLE001 — a local not yet set: shown as written
+                        continue
             return fill(own, env, show=self.text)
         default = DEFAULT_PROMPTS.get(decision.kind, "Choose")
         return default if decision.kind == "action" else f"{default} ({program.rule})"
+
+    def _read(self, name: str, state):
+        """The value a rule would read for a name that is no local (a global, a
+        constant, `nplayers`...), compiled once per name as the rules compile it."""
+        read = self._readers.get(name)
+        if read is None:
+            read = self._readers[name] = self.game.compile_expression(ast.Name(0, 0, name), ())
+        return read(state, {})
 
     # ------------------------------------------------------------ changes
     def change_text(self, record: dict) -> str:

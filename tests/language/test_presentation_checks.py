@@ -33,3 +33,15 @@ def test_presentation_hides_only_declared_things(tmp_path):
     assert code == 1 and "unknown 'coinz'" in text and "unknown card kind 'nope'" in text
     code, text = validate(tmp_path, MARKET + "\npresentation:\n  hidden: [coins]\n  colours: {red: '#f00'}\n")
     assert code == 0, text
+
+
+def test_a_question_refuses_anything_but_a_plain_name_at_its_line_saying_what_is_allowed(tmp_path):
+    """Nothing but {name} is filled in; the rest was shown as written."""
+    line = next(l for l in MARKET.splitlines() if "choose number" in l)
+    number = MARKET.splitlines().index(line) + 1
+    for placeholder in ("{players[0].coins}", "{zz(1)}", "{ k }", "{p.coins}"):
+        bad = MARKET.replace(line, line.rstrip() + f' as "How much, {placeholder}?"')
+        code, text = validate(tmp_path, bad)
+        assert code == 1 and f"spec.yaml:{number}:" in text, text
+        assert f"the question has {placeholder}, which would be shown as written" in text
+        assert "a plain name of a value the rule can read" in text
