@@ -5,6 +5,7 @@ after the grammar alias it builds.
 """
 from __future__ import annotations
 
+import re
 from functools import cache
 
 from lark import Lark, Token, Transformer, Tree, v_args
@@ -104,7 +105,14 @@ def _syntax_error(e: UnexpectedInput, text: str) -> RulespecError:
         # the indenter dates these tokens from the line break before them: report
         # the first character of the line whose indentation is the surprise
         line, col = e.token.end_line or line, e.token.end_column or col
-    if isinstance(e, UnexpectedToken):
+    decimal = _decimal_at(text, line, col)
+    if decimal is not None:
+        return decimal
+    if isinstance(e, UnexpectedToken) and _block_missing(text, line):
+        msg = (f"syntax error: an indented block is missing: the line before ends with `:`, so "
+               f"the lines of its block come next, indented more than it (write `pass` for a "
+               f"block that does nothing)")
+    elif isinstance(e, UnexpectedToken):
         msg = f"syntax error: unexpected {_found(e.token)}; expected {_expected(e.expected)}"
     elif isinstance(e, UnexpectedCharacters):
         msg = f"syntax error: unexpected character `{text[e.pos_in_stream]}`"
@@ -113,6 +121,36 @@ def _syntax_error(e: UnexpectedInput, text: str) -> RulespecError:
     else:
         msg = "syntax error"
     return RuleSyntaxError(msg, line=line, col=col)
+
+
+_DECIMAL = re.compile(r"(?<![\w.])(\d+\.\d*|\.\d+)(?![\w.])")
+
+
+def _decimal_at(text: str, line: int, col: int) -> RulespecError | None:
+    """A number with a decimal point where the parser stopped (`x = 1.5`): rules
+    count in whole numbers, which the parser alone would call an unexpected `5`."""
+    lines = text.split("\n")
+    if not 0 < line <= len(lines):
+        return None
+    for match in _DECIMAL.finditer(lines[line - 1]):
+        if match.start() <= col - 1 <= match.end():
+            return RuleSyntaxError(f"syntax error: `{match.group()}`: numbers in rules are whole "
+                                   f"numbers; count in smaller units instead (tenths: 15 for 1.5)",
+                                   line=line, col=match.start() + 1)
+    return None
+
+
+def _block_missing(text: str, line: int) -> bool:
+    """Whether the statement line before `line` ends with `:` and `line` is not
+    indented more than it: the block that `:` opens is empty."""
+    lines = text.split("\n")
+    here = lines[line - 1] if 0 < line <= len(lines) else ""
+    for before in reversed(lines[:line - 1]):
+        code = before.split("#", 1)[0].rstrip() if '"' not in before else before.rstrip()
+        if code:
+            indent = len(before) - len(before.lstrip())
+            return code.endswith(":") and len(here) - len(here.lstrip()) <= indent
+    return False
 
 
 def _literal(name: str) -> str | None:

@@ -81,7 +81,7 @@ def check_number(value, limits: Limits):
     if type(value) is float and not math.isfinite(value):
         raise LimitError("a number too large to hold (infinite or not a number)")
     if isinstance(value, (str, list, dict)) and len(value) > limits.size:
-        raise too_big("a " + _kind(value) + " of length", len(value), limits.size, "size")
+        raise too_big("the length of a " + _kind(value), len(value), limits.size, "size")
     return value
 
 

@@ -1753,7 +1753,7 @@ def checked_multiply(limits):
         for seq, n in ((a, b), (b, a)):
             if isinstance(seq, (str, list)) and isinstance(n, int):
                 if len(seq) * n > limits.size:
-                    raise too_big(f"a {'text' if isinstance(seq, str) else 'list'} of length",
+                    raise too_big(f"the length of a {'text' if isinstance(seq, str) else 'list'}",
                                   len(seq) * n, limits.size, "size")
                 return seq * n
         return check_number(a * b, limits)

@@ -1306,7 +1306,8 @@ class Compiler(QuietLocals):
         low, high, by = (self.expr(n, scope) for n in (node.low, node.high, node.by))
         store = self.setter(node.target, scope, self.stored_kind(node))
         self._decision(node, scope,
-                       lambda st, env: (by(st, env), int_range(st, low(st, env), high(st, env) + 1),
+                       lambda st, env: (by(st, env), int_range(st, low(st, env), high(st, env) + 1,
+                                                            "choose number"),
                                         None, "number"),
                        store)
 
@@ -1431,7 +1432,7 @@ class Compiler(QuietLocals):
                 low = state["price"] + raise_by(st, benv) if state["high"] is not None else state["price"]
                 high = limit(st, benv)
                 if low <= high:
-                    bids = int_range(st, low, high + 1)
+                    bids = int_range(st, low, high + 1, "bidding")
                     return bidder, ["pass"] + bids, None, "bid"     # labels: _bid_labels
                 state["active"] = [b for b in state["active"] if b != bidder]
 

@@ -101,23 +101,28 @@ def sum_(st, xs):
     return check_number(sum(_items(st, xs)), st.game.bounds)
 
 
-def int_range(st, low, high) -> list:
+def int_range(st, low, high, offered: str | None = None) -> list:
     """[low, low + 1, ..., high - 1], its length checked against the size limit
-    before it is built (range(10**20) is an error, not a hang)."""
+    before it is built (range(10**20) is an error, not a hang). `offered`: the
+    decision whose options these are ("choose number"), named so in the error, as
+    the designer wrote no range."""
     if low.__class__ is not int or high.__class__ is not int:   # a Seat, or an error
         for end in (low, high):
             if not isinstance(end, int) or isinstance(end, bool):
                 raise RuleError(f"range: the ends are whole numbers, not {display(end)}")
     size = st.game.bounds.size
     if high - low > size:
-        raise too_big("a range of length", high - low, size, "size")
+        if offered:
+            raise LimitError(f"{offered} from {low} to {high - 1} offers {high - low:,} options, "
+                             f"over the limit of {size:,} (limits: size)")
+        raise too_big("the length of a range", high - low, size, "size")
     return list(range(low, high))
 
 
 def _sized(st, items: list) -> list:
     size = st.game.bounds.size
     if len(items) > size:
-        raise too_big("a list of length", len(items), size, "size")
+        raise too_big("the length of a list", len(items), size, "size")
     return items
 
 
@@ -232,7 +237,7 @@ def append(st, xs, x):
         size = st.game.bounds.size
         if len(xs) < size:
             return xs + [x]
-        raise too_big("a list of length", len(xs) + 1, size, "size")
+        raise too_big("the length of a list", len(xs) + 1, size, "size")
     return _sized(st, _items(st, xs) + [x])
 
 
@@ -428,7 +433,7 @@ def draw(st, src, dst, n=1):
         if drawn is not None:
             return drawn
     if isinstance(n, int) and n > st.game.bounds.size:   # a reshuffling deck never runs out
-        raise too_big("a draw of", n, st.game.bounds.size, "size")
+        raise too_big("the number of cards drawn at once", n, st.game.bounds.size, "size")
     if isinstance(n, int) and n < 0:      # range(n) would draw none, silently
         raise RuleError(f"cannot draw {n} cards: a draw is of 0 cards or more")
     drawn = []
@@ -775,7 +780,7 @@ def flatten(st, xs):
         items = _items(st, xs)
     for x in items:
         if len(out) > size:     # each part is within the limit already
-            raise too_big("a list of length", len(out), size, "size")
+            raise too_big("the length of a list", len(out), size, "size")
         if x.__class__ is list:     # _items inline: metered, no copy
             m[0] = walked = m[0] + len(x)
             if walked > m[1]:
@@ -784,7 +789,7 @@ def flatten(st, xs):
         else:
             out.extend(_items(st, x))
     if len(out) > size:
-        raise too_big("a list of length", len(out), size, "size")
+        raise too_big("the length of a list", len(out), size, "size")
     return out
 
 

@@ -123,7 +123,7 @@ def test_a_join_past_the_limit_fails_where_it_passes_it():
     bound (7 of 8) passes at 7 and fails at 6, at the join."""
     expr = "[x for x in four if x != a] + [x for x in four]"
     assert outcome(load_game(path="joins.yaml", text=spec(expr, 7)))[0] == "state"
-    with pytest.raises(RulespecError, match=r"a list of length would be 7, over the limit of 6 "
+    with pytest.raises(RulespecError, match=r"the length of a list would be 7, over the limit of 6 "
                                             r"\(limits: size\)") as raised:
         load_game(path="joins.yaml", text=spec(expr, 6)).new_state(2, 0)
     assert "joins.yaml:" in str(raised.value)
@@ -132,7 +132,7 @@ def test_a_join_past_the_limit_fails_where_it_passes_it():
 @pytest.mark.parametrize("expr, length", [("word + word", 8), ("text(p) + word + word", 10),
                                           ("each(a) + each(b) + (each(c) if p == players[0] else [])", 9)])
 def test_what_the_limit_refuses_is_refused(expr, length):
-    with pytest.raises(RulespecError, match=f"of length would be {length}, over the limit of {length - 1}"):
+    with pytest.raises(RulespecError, match=f"length of a (list|text) would be {length}, over the limit of {length - 1}"):
         load_game(path="joins.yaml", text=spec(expr, length - 1)).new_state(2, 0)
 
 

@@ -192,3 +192,25 @@ def test_a_typo_in_statements_is_reported_at_its_place(style, typo):
     assert text != MARKET
     (error,) = [e for e in errors_of(text) if "plaeyr" in e.message]
     assert (error.line, error.col) == where(text, "plaeyr"), style
+
+
+# ------------------------------------------------------------ messages in words
+@pytest.mark.parametrize("text, line, col, message", [
+    ('if true:\nend game "x"\n', 2, 1, "an indented block is missing"),
+    ("while true:\n\n# nothing\nx = 1\n", 4, 1, "an indented block is missing"),
+    ("if x:\n    y = 1\nelse:\nz = 2\n", 4, 1, "an indented block is missing"),
+    ("x = 1.5\n", 1, 5, "`1.5`: numbers in rules are whole numbers"),
+    ("x = y + .5\n", 1, 9, "`.5`: numbers in rules are whole numbers"),
+    ("x = 2.\n", 1, 5, "`2.`: numbers in rules are whole numbers"),
+])
+def test_an_empty_block_and_a_decimal_are_said_in_words(text, line, col, message):
+    with pytest.raises(RulespecError) as info:
+        parse_statements(text)
+    assert (info.value.line, info.value.col) == (line, col)
+    assert message in info.value.message
+
+
+def test_an_attribute_after_a_number_is_not_called_a_decimal():
+    with pytest.raises(RulespecError) as info:
+        parse_statements("x = players.5\n")
+    assert "whole numbers" not in info.value.message
