@@ -12,6 +12,7 @@ from rulespec.shown import private_labels
 from rulespec.builtins import EFFECTS
 from rulespec.identity import spec_id
 from rulespec.scope import assigned_names, for_variable
+from rulespec.taint import local_labels
 
 from rulespec.errors import RuleError, RulespecError
 from . import chance, faults
@@ -337,6 +338,7 @@ class Game:
                 if checks:
                     compiler.source.ns[ident] = quiet_exit(compiler.source.ns[ident], checks, unfired=None)
             self.chance_points = chance.plan(self.programs, rules, self._kinds)
+            self.local_labels = _local_labels(self.spec, rules, self.names, compiler._for_keys)
             self.invariants = [(n, outside(("invariants", n), f"invariant {n}"))
                                for n in self.data.get("invariants") or {}]
             scoring = self.data.get("scoring") or {}
@@ -741,6 +743,21 @@ def _decl(value) -> dict:
     return value if isinstance(value, dict) and "start" in value else {"start": value}
 
 
+
+
+_PROGRAMS = {"phases": "phase:", "procedures": "proc:", "actions": "action:", "triggers": "trigger:"}
+
+
+def _local_labels(spec, rules, names, for_keys) -> dict:
+    """{program key: {env key: labels}}: who may read each local of a frame
+    (rulespec/taint.py); a loop's item list ("$forN") carries its loop's labels."""
+    out = {}
+    for path, env in local_labels(spec, rules, names).items():
+        key = "flow" if path == ("flow",) else _PROGRAMS[path[0]] + path[1]
+        out[key] = {k: v for k, v in env.items() if isinstance(k, str)}
+        out[key].update((for_keys[id(k)], v) for k, v in env.items()
+                        if not isinstance(k, str) and id(k) in for_keys)
+    return out
 
 
 def _fires(when, key):

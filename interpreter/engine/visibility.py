@@ -14,6 +14,7 @@ and, built on them only:
                                        other value is HIDDEN, every unseen card a
                                        HiddenCard; reading either in a rule raises
                                        Hidden (refusal explanations evaluate on it)
+    hide_locals(state, copy, seat, card) the same for the rules' locals (frame envs)
     redact_change(game, change, seat) -> dict | None   one trace record as the seat
                                        sees it (None: the seat sees nothing of it)
     decision_text(state, option, seat) -> str          "P2 chooses X" as the seat sees it
@@ -36,6 +37,9 @@ The rules (docs/spec-format.md, "Visibility"):
 - text the rules compute (labels, questions, log lines) reads only what its
   readers may see: `validate` refuses the rest (rulespec/shown.py); a label that
   reads the decider's own values reads '?' where the others cannot (decision_text).
+- a local of a rule (a frame's variable) is read by a seat only where what it
+  was made from may be (rulespec/taint.py: labels worked out once, at compile
+  time), and a card it holds only where the seat sees the card now.
 """
 from __future__ import annotations
 
@@ -198,7 +202,65 @@ def seat_state(state, seat):
             for card in cards:
                 st.loc[card] = HIDDEN
     st.rng = 0
+    hide_locals(state, st, seat, _hidden_card)
     return st
+
+
+def _hidden_card(card):
+    return HiddenCard(HIDDEN_TEXT)
+
+
+# env keys the engine keeps for the decision under way (a turn's actions so far, a
+# choice of several's picks, an auction's bids): the deciding seat's own, or public
+_DECIDING = ("$turn", "$several", "$auction")
+
+
+def hide_locals(state, copy, seat, card) -> None:
+    """In `copy` (a clone of `state`), replace each local `seat` may not read by HIDDEN
+    and each card a local holds that `seat` does not see now by card(its id).
+
+    Who may read a local is the game's `local_labels` (rulespec/taint.py): {program
+    key: {env key: labels}}; a key it does not know (a scenario's snippet, an engine
+    temporary) is hidden, but for the "$secret" count and the decision under way."""
+    labels_of = state.game.local_labels
+    for frame in copy.stack:
+        labels = labels_of.get(frame.proc) or {}
+        env = frame.env
+        for key, value in env.items():
+            if key == "$secret":
+                continue
+            readers = labels.get(key)
+            if readers is None and key.startswith(_DECIDING):
+                readers = ()
+            if readers is None or not _may_read(readers, env, seat):
+                env[key] = HIDDEN
+            else:
+                env[key] = _seen_cards(state, value, seat, card)
+
+
+def _may_read(labels, env, seat) -> bool:
+    """Every label allows `seat`: each names a local holding `seat` ('?' names none)."""
+    for label in labels:
+        holder = env.get(label)
+        if seat is None or not isinstance(holder, int) or isinstance(holder, bool) or holder != seat:
+            return False
+    return True
+
+
+def _seen_cards(state, value, seat, card):
+    """`value` with each card `seat` does not see replaced by card(id); HIDDEN for a
+    map keyed by such a card (a hidden card cannot be a key)."""
+    if isinstance(value, str):
+        if value in state.game.cards and not sees_card(state, value, seat):
+            return card(value)
+        return value
+    if isinstance(value, (list, tuple)):
+        return type(value)(_seen_cards(state, v, seat, card) for v in value)
+    if isinstance(value, dict):
+        if any(_seen_cards(state, k, seat, card) is not k for k in value):
+            return HIDDEN
+        return {k: _seen_cards(state, v, seat, card) for k, v in value.items()}
+    return value
 
 
 # ------------------------------------------------------------------ traces and announcements
