@@ -1,10 +1,8 @@
 """Which locals of each rule may hold what some seat cannot see.
 
-Locals live in a frame's env, and the env is copied into every channel that
-shows a seat rule-evaluated values: refusal explanations evaluate conditions on
-the seat's copy of the state (interpreter/engine/visibility.seat_state), search
-agents play on guesses built from it (interpreter/agents/search.determinize).
-Zones and variables carry a declared visibility; a local carries none, so this
+Locals live in a frame's env, and refusal explanations evaluate conditions on
+the seat's copy of the state, env included (interpreter/engine/visibility.seat_state,
+which hides a local by these labels). Zones and variables carry a declared visibility; a local carries none, so this
 module works it out once, at compile time, from what each assignment reads.
 
 A local's *labels* say who may read it: an empty set, everyone; "?" (NOBODY),
