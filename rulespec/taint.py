@@ -1,9 +1,10 @@
 """Which locals of each rule may hold what some seat cannot see.
 
 Locals live in a frame's env, and refusal explanations evaluate conditions on
-the seat's copy of the state, env included (interpreter/engine/visibility.seat_state,
-which hides a local by these labels). Zones and variables carry a declared visibility; a local carries none, so this
-module works it out once, at compile time, from what each assignment reads.
+the seat's copy of the state, env included (interpreter/engine/visibility.py's
+seat_state, which hides a local by these labels). Zones and variables carry a
+declared visibility; a local carries none, so this module works it out once,
+at compile time, from what each assignment reads.
 
 A local's *labels* say who may read it: an empty set, everyone; "?" (NOBODY),
 no seat; a local name `q`, the seat `q` holds in the same frame (only a name
