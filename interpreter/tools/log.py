@@ -6,9 +6,9 @@ a state digest after each decision, and the result.
 """
 from __future__ import annotations
 
-import io
 import json
 import os
+from collections import deque
 from pathlib import Path
 
 from rulespec.errors import CorruptFile, IllegalAction, RulespecError
@@ -16,7 +16,7 @@ from rulespec.limits import LOG_BYTES
 from ..engine.rig import Rig
 from ..engine.values import decode, display
 from ..engine import rng
-from ..engine.shapes import loads, read_capped, schema_problem
+from ..engine.shapes import loads, schema_problem
 from .play import header, play
 
 
@@ -33,31 +33,108 @@ LOG_SCHEMA = str(Path(__file__).with_name("log.schema.json"))
 
 
 def read_log(path) -> list[dict]:
-    """A log's lines as data, each checked against log.schema.json. Raises CorruptFile
-    ("corrupt log: line 7: `seed`: expected an integer, got str '7'") for a log rulespec cannot
+    """A log's lines as data, each checked against log.schema.json (LogReader)."""
+    with LogReader(path) as log:
+        return [log.head, *log]
+
+
+class LogReader:
+    """A log read one line at a time, each line checked against log.schema.json as
+    it is read, so that a replay which parts from the log at line 2 reads no further:
+    what a hostile log costs is bounded by what is replayed, not by its length.
+
+    `head` is line 1 (the header); iterating gives the event lines after it; `read`
+    is the number of lines read so far. Raises CorruptFile ("corrupt log: line 7:
+    `seed`: expected an integer, got str '7'") at the first line rulespec cannot
     replay; a log larger than rulespec.limits.LOG_BYTES is refused unread."""
-    text = read_capped(path, LOG_BYTES, "log")
-    lines = []
-    for number, line in enumerate(text.splitlines(), 1):
+
+    def __init__(self, path):
+        self.path, self.read = path, 0
+        self._file = _open_log(path)
+        self._lines = _text_lines(self._file, path)
         try:
-            data = loads(line)
-        except ValueError as e:
-            raise CorruptFile(f"corrupt log: line {number} is not JSON ({_short(e)})",
-                              file=str(path), line=number, col=1) from None
-        problem = schema_problem(LOG_SCHEMA, data, "header" if number == 1 else "event")
-        if problem:
-            if number == 1 and not (isinstance(data, dict) and "rulespec_log" in data):
-                problem = "the first line is not a rulespec log header"
-            raise CorruptFile(f"corrupt log: line {number}: {problem}", file=str(path),
-                              line=number, col=1)
-        lines.append(data)
-    if not lines:
+            self.head = _header(self.next_line(), path)
+        except BaseException:
+            self.close()
+            raise
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __iter__(self):
+        return iter(self.next_line, None)
+
+    def next_line(self) -> dict | None:
+        """The next line as data, checked; None at the end of the log."""
+        line = next(self._lines, None)
+        if line is None:
+            return None
+        self.read += 1
+        return _checked(line, self.read, self.path)
+
+
+def _header(head: dict | None, path) -> dict:
+    if head is None:
         raise CorruptFile("corrupt log: the file is empty", file=str(path), line=1, col=1)
-    head = lines[0]
     if len(head["agents"]) != head["players"]:
         raise CorruptFile(f"corrupt log: line 1: {len(head['agents'])} agents for "
                           f"{head['players']} players", file=str(path), line=1, col=1)
-    return lines
+    return head
+
+
+def _open_log(path):
+    """The log open for reading in bytes; CorruptFile when it cannot be, or is over
+    LOG_BYTES (known before reading when it is a plain file)."""
+    try:
+        f = open(path, "rb")
+        size = os.fstat(f.fileno()).st_size
+    except OSError as e:
+        raise CorruptFile(f"cannot read log {path}: {e.strerror or e}", file=str(path)) from None
+    if size > LOG_BYTES:
+        f.close()
+        raise _too_large(path)
+    return f
+
+
+def _too_large(path) -> CorruptFile:
+    return CorruptFile(f"corrupt log: larger than {LOG_BYTES // 2**20:,} MB", file=str(path))
+
+
+def _text_lines(f, path):
+    """The file's lines of text, as str.splitlines() of the whole text would give them,
+    read at most LOG_BYTES in all (a file that never ends, /dev/zero, is refused)."""
+    done = 0
+    while raw := f.readline(LOG_BYTES + 1 - done):
+        done += len(raw)
+        if done > LOG_BYTES:
+            raise _too_large(path)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:   # a UTF-8 character never holds the byte of a newline
+            raise CorruptFile(f"corrupt log: not UTF-8 text (byte {done - len(raw) + e.start})",
+                              file=str(path)) from None
+        yield from text.splitlines()
+
+
+def _checked(line: str, number: int, path) -> dict:
+    try:
+        data = loads(line)
+    except ValueError as e:
+        raise CorruptFile(f"corrupt log: line {number} is not JSON ({_short(e)})",
+                          file=str(path), line=number, col=1) from None
+    problem = schema_problem(LOG_SCHEMA, data, "header" if number == 1 else "event")
+    if problem:
+        if number == 1 and not (isinstance(data, dict) and "rulespec_log" in data):
+            problem = "the first line is not a rulespec log header"
+        raise CorruptFile(f"corrupt log: line {number}: {problem}", file=str(path),
+                          line=number, col=1)
+    return data
 
 
 def _short(e) -> str:
@@ -67,20 +144,26 @@ def _short(e) -> str:
 
 class _Script:
     """Plays back the decisions written in a log, by label; an undo in the log
-    (a person took a decision back) is an int: the decision count to return to."""
+    (a person took a decision back) is an int: the decision count to return to.
+    `answer(state)` gives the next label or int, None when the log has no more."""
 
-    def __init__(self, labels):
-        self.labels = iter(labels)
+    def __init__(self, answer):
+        self.answer = answer
         self.saved = {}
+
+    @classmethod
+    def of(cls, labels: list) -> "_Script":
+        labels = iter(labels)
+        return cls(lambda state: next(labels, None))
 
     def choose(self, state):
         self.saved.setdefault(state.decisions, state.clone())
-        label = next(self.labels, None)
+        label = self.answer(state)
         while isinstance(label, int) and label in self.saved:
             from .undo import restore
             restore(state, self.saved[label])
             self.saved = {k: v for k, v in self.saved.items() if k <= label}
-            label = next(self.labels, None)
+            label = self.answer(state)
         if label is None or isinstance(label, int):
             raise IllegalAction("the log has no more decisions but the game goes on")
         return label
@@ -91,43 +174,121 @@ def replay(path, load_game, against=None) -> tuple[bool, str]:
 
     against: the spec to play it on (default: the one its header names). When
     that spec says what the log's did (its content id matches: comments and
-    layout do not count), the log is replayed exactly, seed and all. When the
+    layout do not count), the log is replayed exactly, seed and all, and it stops
+    at the first line that differs, reading no further (LogReader). When the
     rules changed, the log's decisions and chance outcomes are played on the new
     rules (follow()), and the report names the first state change that differs and
     the first decision or chance outcome the new rules cannot follow.
+    Raises CorruptFile for a log rulespec cannot read, up to where it is replayed.
     """
-    lines = read_log(path)
-    head = lines[0]
-    problem = rng.version_problem(head.get("rng"))
-    if problem:   # every chance outcome would differ: say so, not "diverges at line N"
-        return False, f"{path}:1: cannot replay this log: it was {problem}"
-    game = load_game(against, variant=head.get("variant")) if against \
-        else logged_game(head, path, load_game)
-    if not game.min_players <= head["players"] <= game.max_players:
-        raise CorruptFile(f"corrupt log: line 1: {head['players']} players, but {game.name} is "
-                          f"for {game.min_players} to {game.max_players}", file=str(path), line=1, col=1)
-    if head.get("spec_hash") != game.spec_hash:
-        # even an edit of comments changes the saved state's digests: follow the
-        # log's events instead, which tells a comment from a rule
-        return follow(path, lines, game)
-    labels = _labels(lines)
-    agents = [_Script(labels)] * int(head["players"])
-    out = io.StringIO()
+    with LogReader(path) as log:
+        head = log.head
+        problem = rng.version_problem(head.get("rng"))
+        if problem:   # every chance outcome would differ: say so, not "diverges at line N"
+            return False, f"{path}:1: cannot replay this log: it was {problem}"
+        game = load_game(against, variant=head.get("variant")) if against \
+            else logged_game(head, path, load_game)
+        if not game.min_players <= head["players"] <= game.max_players:
+            raise CorruptFile(f"corrupt log: line 1: {head['players']} players, but {game.name} is "
+                              f"for {game.min_players} to {game.max_players}", file=str(path), line=1, col=1)
+        if head.get("spec_hash") != game.spec_hash:
+            # even an edit of comments changes the saved state's digests: follow the
+            # log's events instead, which tells a comment from a rule
+            return follow(path, [head, *log], game)
+        return _replay_exactly(path, log, game)
+
+
+def _replay_exactly(path, log: LogReader, game) -> tuple[bool, str]:
+    head = log.head
     again = header(game, head["players"], head["seed"], head["agents"])
     trace = None
     if head.get("trace"):
         from .trace import quiet
         again["trace"], trace = True, quiet
-    out.write(json.dumps(again) + "\n")
+    same = _SameAsLog(path, log)
     try:
-        play(game, int(head["players"]), int(head["seed"]), agents, log=out, trace=trace)
-    except RulespecError as e:
-        got = [json.loads(x) for x in out.getvalue().splitlines()]
-        ok, message = _compare(path, lines[:len(got)], got)
-        if not ok:      # an earlier line already differs (an edited seed: the first chance)
-            return ok, message
-        return False, f"{path}:{len(got) + 1}: the game stops following the log: {e.message}"
-    return _compare(path, lines, [json.loads(x) for x in out.getvalue().splitlines()])
+        same.header(again)
+        agents = [_Script(same.answer)] * int(head["players"])
+        play(game, int(head["players"]), int(head["seed"]), agents, log=same, trace=trace)
+        same.ended()
+    except _Parted as e:
+        return False, str(e)
+    except CorruptFile:
+        raise
+    except RulespecError as e:    # the lines written so far are the log's
+        return False, f"{path}:{same.compared + 1}: the game stops following the log: {e.message}"
+    return True, f"{path}: identical ({same.compared} lines, ended by {same.last.get('result', {}).get('ended_by')})"
+
+
+class _Parted(Exception):
+    """The replayed game and its log part here; the message says where and how."""
+
+
+class _SameAsLog:
+    """The stream play() writes the replayed game's log to. Each line is compared, as
+    it is written, with the log's line at the same place, and the first that differs
+    stops the game (_Parted); the answers to its decisions are read from the log at
+    the same place. So a replay reads the log no further than the game follows it."""
+
+    def __init__(self, path, log: LogReader):
+        self.path, self.log = path, log
+        self.compared = 1         # lines found the same; the header is compared by header()
+        self.ahead = deque()      # lines read (for an answer) but not yet compared
+        self.answered = 1         # the line number of the last answer read
+        self.last = log.head
+
+    def header(self, again: dict) -> None:
+        # header keys added since the log was written are not compared, nor the
+        # content id: the source is the same (replay() checked its hash)
+        logged = {k: v for k, v in self.log.head.items() if k != "spec_id"}
+        given = {k: v for k, v in again.items() if k in logged}
+        if logged != given:
+            raise _Parted(self._differs(1, logged, given))
+
+    def write(self, text: str) -> None:
+        for line in text.splitlines():
+            self._compare(json.loads(line))
+
+    def ended(self) -> None:
+        """The game is over: so must the log be."""
+        if self._line(0) is not None:
+            raise _Parted(f"{self.path}:{self.compared + 1}: the log has lines the game does not")
+
+    def answer(self, state):
+        """The next decision's label, or an undo's decision count, at the log's place."""
+        number = max(self.answered, self.compared) + 1
+        line = self._line(number - self.compared - 1)
+        self.answered = number
+        if line is None:
+            return None
+        if "decision" in line:
+            return line["decision"]["label"]
+        if "undo" in line:
+            return int(line["undo"]["to"])
+        raise _Parted(f"{self.path}:{number}: the log says {json.dumps(line)[:200]}, the game "
+                      f"asks seat {state.current_player()} to decide")
+
+    def _line(self, i: int) -> dict | None:
+        """The i-th line after those compared (0: the next), or None past the log's end."""
+        while len(self.ahead) <= i:
+            line = self.log.next_line()
+            if line is None:
+                return None
+            self.ahead.append(line)
+        return self.ahead[i]
+
+    def _compare(self, given: dict) -> None:
+        logged = self._line(0)
+        if logged is None:
+            raise _Parted(f"{self.path}:{self.compared + 1}: the log ends early")
+        if logged != given:
+            raise _Parted(self._differs(self.compared + 1, logged, given))
+        self.last = self.ahead.popleft()
+        self.compared += 1
+
+    def _differs(self, number: int, logged, given) -> str:
+        return (f"{self.path}:{number}: the log says {json.dumps(logged)[:200]}, "
+                f"the game gives {json.dumps(given)[:200]}")
 
 
 def _labels(lines) -> list:
@@ -182,7 +343,7 @@ def _follow_decisions(state, lines) -> None:
     """Answer each logged decision; raise IllegalAction where the new rules ask
     someone else, refuse the answer, or go on past the log's end."""
     if any(isinstance(line, dict) and "undo" in line for line in lines):
-        script = _Script(_labels(lines))   # a person took decisions back: follow by label
+        script = _Script.of(_labels(lines))   # a person took decisions back: follow by label
         while not state.is_terminal():
             state.apply(script.choose(state))
         return
@@ -266,24 +427,6 @@ def _event(event) -> str:
     if kind == "change":
         return " ".join(_said(body, "new "))
     return f"{kind} {json.dumps(body)[:80]}"
-
-
-def _compare(path, logged, replayed) -> tuple[bool, str]:
-    if logged and replayed:   # header keys added since the log was written are not compared,
-        # nor the content id: the source is the same (replay() checked its hash)
-        replayed = [{k: v for k, v in replayed[0].items() if k in logged[0] and k != "spec_id"}
-                    ] + replayed[1:]
-        logged = [{k: v for k, v in logged[0].items() if k != "spec_id"}] + logged[1:]
-    for number, (a, b) in enumerate(zip(logged, replayed), 1):
-        if a != b:
-            return False, (f"{path}:{number}: the log says {json.dumps(a)[:200]}, "
-                           f"the game gives {json.dumps(b)[:200]}")
-    if len(logged) != len(replayed):
-        number = min(len(logged), len(replayed)) + 1
-        which = "the log has lines the game does not" if len(logged) > len(replayed) else "the log ends early"
-        return False, f"{path}:{number}: {which}"
-    result = replayed[-1].get("result", {})
-    return True, f"{path}: identical ({len(logged)} lines, ended by {result.get('ended_by')})"
 
 
 def logged_game(head: dict, log_path, load_game):
