@@ -15,8 +15,8 @@ from .builtins import KEYWORDS, SIGNATURES
 from .cycles import check_cycles
 from .scope import CARD_FIELDS, LAYOUT_FIELDS, RESULT_KEYS, assigned_names, for_variable  # noqa: F401
 from .dsl import KEYWORDS as RESERVED, parse_expression, parse_statements
-from .errors import RulespecError
-from .limits import Limits
+from .errors import RulespecError, SpecErrors
+from .limits import RULE_CHARS, RULE_TEXT, Limits
 from .loader import did_you_mean
 from .secrecy import check_secret_rounds
 from .shown import check_shown_text
@@ -203,9 +203,13 @@ def parse_rules(spec, names: Names, rules: list[Rule] | None = None,
     language server re-parses only the strings an edit changed).
     """
     todo = dsl_fields(spec.data, names) if rules is None else rules
+    _check_rule_text(spec, todo)
     rules, errors = [], []
     for rule in todo:
         text = get_path(spec.data, rule.path)
+        if len(str(text)) > RULE_CHARS:   # parsing costs time by the character
+            errors.append(_too_long(spec, rule, text))
+            continue
         try:
             rule.tree = parse(rule.kind, text)
         except RulespecError as e:
@@ -221,6 +225,28 @@ def parse_rules(spec, names: Names, rules: list[Rule] | None = None,
             continue
         rules.append(rule)
     return rules, errors
+
+
+def _check_rule_text(spec, rules: list[Rule]) -> None:
+    """Raise SpecErrors at the rule by which the spec's rules to parse pass
+    limits.RULE_TEXT characters in all, before any is parsed: parsing and checking cost time by the
+    character, and the file-size limit allows hours of them."""
+    total = 0
+    for rule in rules:
+        length = len(str(get_path(spec.data, rule.path)))
+        total += length if length <= RULE_CHARS else 0   # that one is refused unparsed
+        if total > RULE_TEXT:
+            raise SpecErrors([spec.error(
+                f"the spec's rules pass {RULE_TEXT:,} characters in all at this one, over the "
+                f"limit (limits: rule text): shorten them, or split the game in two", rule.path)])
+
+
+def _too_long(spec, rule: Rule, text) -> RulespecError:
+    error = spec.error(f"this rule is {len(str(text)):,} characters long, over the limit of "
+                       f"{RULE_CHARS:,} for one rule (limits: rule length): split it into "
+                       f"functions or procedures", rule.path)
+    error.broken_rule = (rule.path, str(text))   # what it names counts as reached, unparsed
+    return error
 
 
 def _is_binding(tree) -> bool:

@@ -15,7 +15,8 @@ under a top-level `limits:` map (`limits: {steps: 10000, seconds: 2}`).
 | integer_digits  | 1,000      | decimal digits of any integer (at most 4,000: Python     |
 |                 |            | itself refuses to print integers of over 4,300 digits)   |
 Fixed, not changed by a spec (they guard the reading of the spec itself):
-nesting depth of a rule (NESTING), YAML nodes (YAML_NODES), file sizes.
+nesting depth of a rule (NESTING), YAML nodes (YAML_NODES), the length of one rule
+(RULE_CHARS) and of all rules (RULE_TEXT), variants (VARIANTS), file sizes.
 """
 from __future__ import annotations
 
@@ -29,6 +30,11 @@ NESTING = 260                  # levels of a rule's parse tree, checked before a
                                # over it; an expression's own limit is 250 (rulespec/infer.py)
 YAML_NODES = 200_000           # nodes of a spec's YAML once aliases are expanded (real specs: < 20,000)
 MAX_INTEGER_DIGITS = 4_000     # Python's int <-> text conversion stops at 4,300 digits
+RULE_CHARS = 20_000            # characters of one rule, checked before it is parsed (shipped: < 2,000)
+RULE_TEXT = 100_000            # characters of all a spec's rules together (shipped: < 23,000):
+                               # parsing and checking cost about 30 µs a character
+VARIANTS = 50                  # variants of one spec: `validate` checks each as a whole spec
+                               # (shipped: at most 1)
 SPEC_BYTES = 16 * 2**20        # a spec or a scenario file
 SAVE_BYTES = 64 * 2**20        # a saved state
 LOG_BYTES = 1024 * 2**20       # a JSONL game log

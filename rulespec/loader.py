@@ -20,7 +20,7 @@ import yaml
 from yaml.constructor import SafeConstructor
 
 from .errors import RulespecError, SpecErrors, unpaired_surrogate
-from .limits import SPEC_BYTES, YAML_NODES
+from .limits import SPEC_BYTES, VARIANTS, YAML_NODES
 
 MAX_FLOW_DEPTH = 200   # nested [ and {; the composer recurses out at a few hundred anyway
 _STD = "tag:yaml.org,2002:"
@@ -175,6 +175,7 @@ def _build(file: str, text: str, variant: str | None) -> Spec:
         line, col = _pos(root) if root is not None else (1, 1)
         _fail([RulespecError("a spec must be a YAML mapping at the top level", file, line, col)])
     _check_size(file, root)
+    _check_variants(file, root)
     spec = Spec({}, file, text, variant)
     spec.data = _Converter(spec).run(root)
     found = _Assumptions(spec).run()
@@ -182,6 +183,18 @@ def _build(file: str, text: str, variant: str | None) -> Spec:
         found = _apply_variant(spec, variant, found)
     spec.assumptions = [a for _, a in found]
     return spec
+
+
+def _check_variants(file: str, root: yaml.MappingNode) -> None:
+    """Refuse more than limits.VARIANTS variants, at the first one too many:
+    `validate` checks each variant as a whole spec, so each costs as much as the base."""
+    for key, value in root.value:
+        if key.value == "variants" and isinstance(value, yaml.MappingNode) \
+                and len(value.value) > VARIANTS:
+            line, col = _pos(value.value[VARIANTS][0])
+            _fail([RulespecError(f"the spec has {len(value.value):,} variants, over the limit "
+                                 f"of {VARIANTS:,} (limits: variants): make the rarer ones "
+                                 f"specs of their own", file, line, col)])
 
 
 def _fail(errors: list[RulespecError]):

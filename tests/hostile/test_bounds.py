@@ -8,9 +8,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from interpreter.tools.log import LogReader
+from rulespec import validate
+from rulespec.errors import SpecErrors
+from rulespec.limits import RULE_CHARS, RULE_TEXT, VARIANTS
 from tests.cpu import cpu_bound
+from tests.hostile.make_corpus import spec
 from tests.hostile.test_messages import run
+from tests.shipped import shipped_specs
 
 BASE = Path(__file__).parent / "logs" / "_base.jsonl"
 
@@ -51,3 +58,56 @@ def test_the_log_reader_reads_a_line_when_asked_for_it(tmp_path):
     lines = BASE.read_text().splitlines()
     with LogReader(_log(tmp_path, lines[:3] + ["not json"])) as log:
         assert log.read == 1 and log.next_line() == json.loads(lines[1]) and log.read == 2
+
+
+# ------------------------------------------------------------ specs
+def _refused(text: str) -> str:
+    """The first error validate gives `text`, under a CPU bound that no parse of the
+    refused rules would meet."""
+    with cpu_bound(10), pytest.raises(SpecErrors) as e:
+        validate("hostile.yaml", text=text)
+    return e.value.errors[0].format()
+
+
+def test_a_rule_over_the_rule_length_limit_is_refused_unparsed():
+    """One expression line `1+1+...` just past the limit: refused for its length at the
+    rule, not after a parse for its nesting."""
+    error = _refused(spec("g = " + "1+" * (RULE_CHARS // 2) + "1"))
+    assert error.startswith("hostile.yaml:8:1: error: this rule is 20,006 characters long, "
+                            "over the limit of 20,000 for one rule (limits: rule length)")
+
+
+def test_rules_over_the_rule_text_limit_are_refused_before_any_is_parsed():
+    """Procedures each under the rule length limit, whose sixth passes the total."""
+    lines = RULE_CHARS // len("g = 1\n") - 100
+    body, count = "      g = 1\n" * lines, RULE_TEXT // (lines * len("g = 1\n")) + 1
+    text = spec("pass", extra="procedures:\n" + "".join(f"  p{i}:\n    do: |\n{body}"
+                                                        for i in range(count)))
+    line = text.splitlines().index(f"  p{count - 1}:") + 2
+    assert _refused(text).startswith(f"hostile.yaml:{line}:5: error: the spec's rules pass "
+                                     f"100,000 characters in all at this one, over the limit "
+                                     f"(limits: rule text)")
+
+
+def test_rules_under_the_limits_are_checked_as_ever():
+    error = _refused(spec("g = 1\n" * 100 + "g = nope"))
+    assert "nope" in error and "limits" not in error
+
+
+def test_variants_over_the_limit_are_refused_at_the_first_too_many():
+    variants = "".join(f"  v{i}:\n    changes: {{per_player: {{x: {{start: {i}}}}}}}\n"
+                       for i in range(VARIANTS + 1))
+    text = spec("pass", extra="variants:\n" + variants)
+    line = text.splitlines().index(f"  v{VARIANTS}:") + 1
+    assert _refused(text).startswith(f"hostile.yaml:{line}:3: error: the spec has 51 variants, "
+                                     f"over the limit of 50 (limits: variants)")
+
+
+def test_the_limits_are_far_above_the_shipped_games():
+    from rulespec import check, loader
+    for path in shipped_specs():
+        spec_ = loader.load_spec(path)
+        texts = [len(str(check.get_path(spec_.data, r.path)))
+                 for r in check.dsl_fields(spec_.data, check.Names.of(spec_.data))]
+        assert max(texts) * 5 < RULE_CHARS and sum(texts) * 4 < RULE_TEXT, path
+        assert len(spec_.data.get("variants") or {}) * 10 < VARIANTS, path
