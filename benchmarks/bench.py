@@ -2,6 +2,7 @@
 
     python benchmarks/bench.py [SPEC ...] [--players 4] [--seconds S] [--repeat R] [--json]
     python benchmarks/bench.py --cli          # validate and start-up times, --jobs scaling
+    python benchmarks/bench.py --hostile      # validate and replay at the input limits
     python benchmarks/bench.py --profile SPEC # where the time goes (sampled, self time),
                                               # and Python calls per decision (cProfile)
     python benchmarks/bench.py --hand [SPEC ...] [--players 2 4]   # against hand-written anchors
@@ -13,7 +14,10 @@ game ≥ 50 games/s and ≥ 50,000 decisions/s at 4 players; clone ≤ 30 µs;
 save + load ≤ 1 ms; validate ≤ 300 ms cold; `rulespec --help` ≤ 150 ms;
 simulate --jobs 2 ≥ 1.8 × --jobs 1. Issue 18: rulespec's decisions/s ≥ 0.4 × a
 hand-written anchor's (benchmarks/hand/) in the same interleaved run; a spec with
-an anchor gets those figures in its row, --hand prints only them.
+an anchor gets those figures in its row, --hand prints only them. Hostile input
+(--hostile, CPU time): the largest spec the limits let through (rule text, variants)
+validates in ≤ 5 s, one just past them is refused in ≤ 1 s, and a 200,000-line log
+that parts from its game at line 2 is replayed in ≤ 2 s (rulespec/limits.py; tests/hostile).
 """
 from __future__ import annotations
 
@@ -225,6 +229,58 @@ def cli_figures(specs, repeat):
     return rows
 
 
+def cpu_ms(argv, repeat) -> float:
+    """Median CPU time (user + system) of a fresh process, in ms: unlike wall time, what
+    other jobs on the machine do barely changes it."""
+    import resource
+    times = []
+    for _ in range(repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        times.append((after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000)
+    return round(statistics.median(times), 1)
+
+
+def hostile_figures(repeat) -> dict:
+    """CPU ms of validate and replay at the limits that bound them (rulespec/limits.py)."""
+    import tempfile
+    from rulespec.limits import RULE_CHARS, RULE_TEXT, VARIANTS
+    exe = [sys.executable, "-m", "interpreter.cli"]
+    folder = tempfile.mkdtemp(prefix="rulespec-bench-")
+
+    def spec(lines, variants=0):
+        """A spec of `lines` lines of rules, in procedures each under the rule length limit."""
+        size = RULE_CHARS // len("x = 1\n") - 10
+        procedures = "".join(f"  p{i}:\n    do: |\n" + "      x = 1\n" * min(size, lines - i * size)
+                             for i in range(-(-lines // size)))
+        text = ("game: T\nplayers: {min: 2, max: 2}\nper_player:\n  wins: {start: 0}\n"
+                "flow: |\n" + "".join(f"  p{i}()\n" for i in range(-(-lines // size))) +
+                "  end game \"x\"\nscoring:\n  score: p.wins\nprocedures:\n" + procedures)
+        if variants:
+            text += "variants:\n" + "".join(f"  v{i}:\n    changes: {{per_player: {{wins: "
+                                             f"{{start: {i}}}}}}}\n" for i in range(variants))
+        path = os.path.join(folder, f"s{lines}_{variants}.yaml")
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    under = RULE_TEXT // len("x = 1\n") - 50    # the flow's calls count too
+    head = {"rulespec_log": 1, "rng": 2, "spec": os.path.abspath("tests/games/market.yaml"),
+            "spec_hash": load_game("tests/games/market.yaml").spec_hash, "variant": None,
+            "players": 2, "seed": 1, "agents": ["random", "random"]}
+    log = os.path.join(folder, "junk.jsonl")
+    with open(log, "w") as f:
+        f.write(json.dumps(head) + "\n" + '{"decision": {"player": 0, "label": "x"}}\n' * 200_000)
+    return {
+        "validate rule text just under the limit cpu ms": cpu_ms(exe + ["validate", spec(under)], repeat),
+        "validate rule text just over the limit cpu ms": cpu_ms(exe + ["validate", spec(under + 100)], repeat),
+        f"validate {VARIANTS} variants cpu ms": cpu_ms(exe + ["validate", spec(10, VARIANTS)], repeat),
+        f"validate {VARIANTS + 1} variants cpu ms": cpu_ms(exe + ["validate", spec(10, VARIANTS + 1)], repeat),
+        "replay 200,000 junk lines cpu ms": cpu_ms(exe + ["replay", log], repeat),
+    }
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("specs", nargs="*")
@@ -232,6 +288,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--players", type=int, nargs="*", help="player counts (default: 4, or the nearest legal)")
     ap.add_argument("--cli", action="store_true", help="measure validate, --help and --jobs instead")
+    ap.add_argument("--hostile", action="store_true", help="validate and replay at the input limits")
     ap.add_argument("--profile", action="store_true",
                     help="where the playouts spend their time (sampled), instead of the table")
     ap.add_argument("--hand", action="store_true",
@@ -260,8 +317,8 @@ def main():
                 print(f"{spec}, self time by {part[:-1]}:")
                 print("\n".join(f"  {share:6.1%}  {name}" for share, name in rows))
         return
-    if args.cli:
-        rows = cli_figures(specs, args.repeat)
+    if args.cli or args.hostile:
+        rows = cli_figures(specs, args.repeat) if args.cli else hostile_figures(args.repeat)
         print(json.dumps(rows, indent=1) if args.json else
               "\n".join(f"{k}: {v}" for k, v in rows.items()))
         return

@@ -218,7 +218,10 @@ def _pipeline(spec):
         return None, [], errors, None
     if errors:
         return names, rules, errors, None
-    return (names, rules, *_checks(spec, names, rules))
+    try:
+        return (names, rules, *_checks(spec, names, rules))
+    except SpecErrors as e:   # rules too long in all to parse (limits.RULE_TEXT), as validate says
+        return names, rules, e.errors, None
 
 
 def _checks(spec, names, rules) -> tuple[list[RulespecError], object]:
@@ -294,7 +297,10 @@ def _analyze_scenario(result: Analysis, read) -> None:
                                  f"line {first.line + 1}: {first.message}", ("spec",)))
     if base.names is not None:
         rules = _scenario_rules(spec.data)
-        _, parse_errors = check.parse_rules(spec, base.names, rules, parse=cached_parse)
+        try:
+            _, parse_errors = check.parse_rules(spec, base.names, rules, parse=cached_parse)
+        except SpecErrors as e:   # over limits.RULE_TEXT: none is parsed
+            parse_errors = e.errors
         parsed = [r for r in rules if r.tree is not None]
         if not shape:
             errors += parse_errors + check.check(spec, parsed, base.names)

@@ -111,3 +111,12 @@ def test_the_limits_are_far_above_the_shipped_games():
                  for r in check.dsl_fields(spec_.data, check.Names.of(spec_.data))]
         assert max(texts) * 5 < RULE_CHARS and sum(texts) * 4 < RULE_TEXT, path
         assert len(spec_.data.get("variants") or {}) * 10 < VARIANTS, path
+
+
+def test_the_language_server_says_the_limits_as_validate_does():
+    from rulespec.lsp.project import analyze
+    text = spec("g = 1\n" * (RULE_TEXT // len("g = 1\n")))
+    with cpu_bound(10):
+        found = analyze("hostile.yaml", text).diagnostics
+    assert [d.message for d in found] == [_refused(text).split(": error: ")[1].rsplit(" [", 1)[0]]
+    assert "(limits: rule length)" in found[0].message
