@@ -33,8 +33,8 @@ MAX_INTEGER_DIGITS = 4_000     # Python's int <-> text conversion stops at 4,300
 RULE_CHARS = 20_000            # characters of one rule, checked before it is parsed (shipped: < 2,000)
 RULE_TEXT = 100_000            # characters of all a spec's rules together (shipped: < 23,000):
                                # parsing and checking cost about 30 µs a character
-VARIANTS = 50                  # variants of one spec: `validate` checks each as a whole spec
-                               # (shipped: at most 1)
+VARIANTS = 20                  # variants of one spec: `validate` checks each as a whole spec,
+                               # 0.2 s each for the largest shipped game (shipped: at most 1)
 SPEC_BYTES = 16 * 2**20        # a spec or a scenario file
 SAVE_BYTES = 64 * 2**20        # a saved state
 LOG_BYTES = 1024 * 2**20       # a JSONL game log
