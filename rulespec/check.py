@@ -60,13 +60,15 @@ class Names:
         n.player_zones = dict(data.get("player_zones") or {})
         n.boards = dict(data.get("boards") or {})
         n.symbols.update(_board_nodes(n.boards))
+        most = Limits.of(data).cards    # ids past the card limit are not made (it is reported)
+        most = most if isinstance(most, int) else Limits().cards
         for kind, decl in (data.get("cards") or {}).items():
             n.card_kinds.add(kind)
             n.card_attrs.update((decl.get("attrs") or {}).keys())
             for entry in decl.get("list") or []:
                 if isinstance(entry, dict):
                     n.card_names.add(str(entry.get("name")))
-                    n.card_ids.setdefault(str(entry.get("name")), []).extend(_ids(entry))
+                    n.card_ids.setdefault(str(entry.get("name")), []).extend(_ids(entry, most))
                     n.card_attrs.update(k for k in entry if k not in ("name", "count"))
         n.functions = {k: v.get("params") or [] for k, v in (data.get("functions") or {}).items()}
         n.procedures = {k: v.get("params") or [] for k, v in (data.get("procedures") or {}).items()}
@@ -106,11 +108,12 @@ class Names:
                 | self.card_attrs | CARD_FIELDS | RESULT_KEYS | LAYOUT_FIELDS | maps)
 
 
-def _ids(entry: dict) -> list[str]:
+def _ids(entry: dict, most: int) -> list[str]:
     """The ids of the cards of one `cards:` list entry, as the engine makes them
-    (Game._build_cards): its name for one card, `name#1`..`name#n` for n."""
+    (Game._build_cards): its name for one card, `name#1`..`name#n` for n (none past
+    `most`, the card limit, which the checks report: a count of 10**30 made no list)."""
     count, name = entry.get("count", 1), str(entry.get("name"))
-    if not isinstance(count, int) or isinstance(count, bool):
+    if not isinstance(count, int) or isinstance(count, bool) or count > most:
         return [name]     # the schema reports it; meanwhile nothing is refused by id
     return [name] if count == 1 else [f"{name}#{i}" for i in range(1, count + 1)]
 

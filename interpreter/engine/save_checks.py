@@ -288,6 +288,9 @@ def rederive_pending(st, saved: dict) -> None:
             or len(made.values) != len(saved["values"])
             or [encode(v) for v in made.values] != saved["values"] or made.labels != saved["labels"]):
         raise corrupt("the pending decision's options are not what the rules offer here")
+    where = saved.get("where")
+    if where and made.where and list(where)[1:] == list(made.where)[1:]:
+        made.where = where    # the same line, its file named as the saving game named it
 
 
 # ------------------------------------------------------------ explicit chance

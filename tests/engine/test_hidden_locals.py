@@ -1,6 +1,6 @@
 """A rule's locals never carry what a seat may not see to it.
 
-Found by an audit: tests/specs/valid/peek.yaml holds the hidden deck's top card
+Found by an audit: tests/engine/peek_unchecked.yaml holds the hidden deck's top card
 in a local `c` while P1 decides, and refusing 'bet' said `c.power = 9` (the real
 card, changing with the seed) through the API, the terminal and the web table.
 Locals now read as hidden where rulespec/taint.py says so (a card a seat does
@@ -13,19 +13,34 @@ import functools
 import io
 import re
 
+from unittest.mock import patch
+
 import pytest
 
 from interpreter.cli import main
 from interpreter.engine import visibility
 from interpreter.engine.explain import refusal
 from interpreter.engine.game import load_game
+from rulespec import check as check_module
 from rulespec.errors import IllegalAction
 from tests.paths import ROOT, TESTS
 from tests.shipped import shipped
 
-PEEK = TESTS / "specs" / "valid" / "peek.yaml"
+PEEK = TESTS / "engine" / "peek_unchecked.yaml"
 SECRET = TESTS / "specs" / "valid" / "secret_locals.yaml"
-load = functools.cache(load_game)
+
+
+def shown_text_unchecked():
+    """validate without its check of shown text (rulespec/shown.py), which refuses
+    peek's menu for reading the hidden card: the locals hidden at play are the second
+    defence, and these tests hold it alone to the same promise."""
+    return patch.object(check_module, "check_shown_text", lambda *args, **kwargs: [])
+
+
+@functools.cache
+def load(path):
+    with shown_text_unchecked():
+        return load_game(path)
 
 
 def peek_refusal(seed) -> str:
@@ -40,18 +55,19 @@ def test_the_api_does_not_show_the_hidden_card_a_local_holds():
     messages = {peek_refusal(seed) for seed in range(6)}
     assert len(messages) == 1, messages    # the same whatever the hidden card is
     message = messages.pop()
-    assert "c.power = " not in message and "by what you cannot see" in message
+    assert not re.search(r"c\.power = \d", message) and "c.power = ?" in message
     assert "legal: pass, fold" in message
 
 
 def test_the_terminal_does_not_show_it():
     out, err = io.StringIO(), io.StringIO()
-    code = main(["play", str(PEEK), "--players", "2", "--seed", "2", "--agents", "human,random"],
-                out, err, io.StringIO("bet\npass\n"))
+    with shown_text_unchecked():
+        code = main(["play", str(PEEK), "--players", "2", "--seed", "2", "--agents", "human,random"],
+                    out, err, io.StringIO("bet\npass\n"))
     screen = out.getvalue()
     assert code == 0, err.getvalue()
     assert "'bet' is not one of the options" in screen
-    assert not re.search(r"c\.power = \d", screen) and "by what you cannot see" in screen
+    assert not re.search(r"c\.power = \d", screen) and "c.power = ?" in screen
 
 
 def test_the_web_table_does_not_show_it():

@@ -210,7 +210,8 @@ def test_the_nesting_limit_is_the_one_the_readme_gives():
     from rulespec.limits import NESTING
     row = next(line for line in readme.splitlines() if line.startswith("| nesting |"))
     assert f"| {MAX_DEPTH}, {NESTING} |" in row and f"about {NESTING // 2} blocks" in row
-    found = errors(GAME.format(flow="".join("  " * i + "if true:\n  " for i in range(140)) + "  " * 140 + "pass"))
+    # 132 blocks: past the nesting limit, within the rule length limit (20,000 characters)
+    found = errors(GAME.format(flow="".join("  " * i + "if true:\n  " for i in range(132)) + "  " * 132 + "pass"))
     assert f"more than {NESTING} levels deep (the nesting limit), about {NESTING // 2} blocks" in found[0]
 
 
