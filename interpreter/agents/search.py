@@ -10,9 +10,16 @@ state so future shuffles and rolls are guesses too. The guess is built from a
 sorted pool, so two states that look the same to the seat give the same guess
 for the same generator: the real hidden state cannot leak through the order.
 
-Limit: locals of the rule being run (a frame's variables) are copied as they
-are; a spec should keep hidden things in hidden zones or variables, not in a
-local across another player's decision.
+A card the seat cannot see that a rule's local holds (a frame's variables:
+another player's secret pick, say) or a hidden variable holds (the cards laid
+face down) stands for a guess too: each such card becomes a card of its kind
+dealt into its zone in the copy, drawn at random without replacement, the same
+card wherever it is held (`_CardGuesses`). The guess keeps what the seat knows,
+that a card of that kind from that zone is held, and the rules can play on
+with it (the card is where the real one was). Other values in locals (numbers,
+texts) are copied as they are: a loop's counter cannot be guessed without
+breaking the rule that runs, so a spec should keep a hidden number in a hidden
+variable, not in a local across another player's decision.
 """
 from __future__ import annotations
 
@@ -46,22 +53,98 @@ def determinize(state, seat: int, rand: _random.Random):
         st.zones[zone] = cards
         for card in cards:
             st.loc[card] = zone
-    _guess_variables(st, seat, rand)
+    guesses = _CardGuesses(state, st, set(hidden), kinds, rand)
+    for frame in st.stack:      # (clone gave each frame its own env)
+        env = frame.env
+        for key, value in env.items():
+            env[key] = guesses.of(value)
+    _guess_variables(st, seat, rand, guesses)
     st.rng = _rng.seed_state(rand.getrandbits(62))
     return st
 
 
-def _guess_variables(st, seat, rand):
+class _CardGuesses:
+    """The guess for each card a seat cannot see that a value holds: a card of the
+    same kind dealt into the same zone in the copy, drawn without replacement from
+    that zone's cards of the kind (sorted, then shuffled by the agent's generator,
+    so the real cards and their order cannot leak), the same guess for a card
+    wherever it is held. `state` is the real state, `st` its copy with the hidden
+    zones dealt anew; `hidden` the zones the seat cannot see."""
+
+    def __init__(self, state, st, hidden: set, kinds: dict, rand):
+        self.state, self.st, self.hidden, self.kinds, self.rand = state, st, hidden, kinds, rand
+        self.made: dict = {}     # real card -> its guess
+        self.left: dict = {}     # (zone, kind) -> the cards not yet given as a guess
+
+    def of(self, value):
+        """`value` with each hidden card replaced by its guess (lists and maps walked;
+        a value holding no hidden card is returned as it is, not copied)."""
+        if value.__class__ is str:
+            return self.card(value) if self.state.loc.get(value) in self.hidden else value
+        if isinstance(value, list):
+            guessed = [self.of(v) for v in value]
+            return value if all(a is b for a, b in zip(guessed, value)) else guessed
+        if isinstance(value, dict):
+            pairs = [(self.of(k), self.of(v)) for k, v in value.items()]
+            if all(gk is k and gv is v for (gk, gv), (k, v) in zip(pairs, value.items())):
+                return value
+            return dict(pairs)
+        return value
+
+    def all_hidden(self, value) -> bool:
+        """Whether every card `value` holds is one the seat cannot see (and it holds one)."""
+        held = []
+        _cards_in(value, self.st.game.cards, held)
+        return bool(held) and all(self.state.loc.get(c) in self.hidden for c in held)
+
+    def card(self, real: str) -> str:
+        made = self.made.get(real)
+        if made is None:
+            zone, kind = self.state.loc[real], self.kinds[real]
+            left = self.left.get((zone, kind))
+            if left is None:
+                left = sorted(c for c in self.st.zones[zone] if self.kinds[c] == kind)
+                self.rand.shuffle(left)
+                self.left[(zone, kind)] = left
+            # the copy's zone holds as many cards of the kind as the real one: one each
+            made = self.made[real] = left.pop()
+        return made
+
+
+def _guess_variables(st, seat, rand, guesses=None):
+    """Variables the seat cannot see: a value whose cards are all cards the seat cannot
+    see (the cards laid face down) keeps its shape with each card guessed
+    (`guesses`: _CardGuesses); any other value is drawn anew (_guess), since which
+    of the cards the seat sees a hidden value holds is itself a secret."""
     game = st.game
     decls = game.decls
+
+    def guess(decl, value):
+        if guesses is not None and guesses.all_hidden(value):
+            return guesses.of(value)
+        return _guess(decl, rand)
     for name, decl in decls["globals"].items():
         if not visibility.sees_variable(game, "globals", name, None, seat):
-            st.g[name] = _guess(decl, rand)
+            st.g[name] = guess(decl, st.g[name])
     for name, decl in decls["per_player"].items():
         values = st.pv[name]
         for s in range(st.n):
             if not visibility.sees_variable(game, "per_player", name, s, seat):
-                values[s] = _guess(decl, rand)
+                values[s] = guess(decl, values[s])
+
+
+def _cards_in(value, cards, held: list) -> None:
+    """Append to `held` each card id `value` holds (lists and maps walked)."""
+    if value.__class__ is str:
+        if value in cards:
+            held.append(value)
+    elif isinstance(value, list):
+        for v in value:
+            _cards_in(v, cards, held)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _cards_in(k, cards, held)
+            _cards_in(v, cards, held)
 
 
 def _guess_card_values(state, st, seat, rand):

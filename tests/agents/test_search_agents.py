@@ -74,6 +74,46 @@ def test_determinize_depends_only_on_what_the_seat_sees():
     assert len(guesses) > 1               # and what it cannot see is really guessed
 
 
+def _zena_advanced_placement():
+    """Two Zena Advanced 2-player games at seat 1's first secret pick, after seat 0
+    picked four different cards in each (its first four options, its last four):
+    the picks are face down, so seat 1 cannot tell the two apart."""
+    game = shipped(str(ROOT / "games" / "zena.yaml"), "advanced")
+    first, last = game.new_state(2, 3), game.new_state(2, 3)
+    for _ in range(4):
+        first.apply(0)
+        last.apply(len(last.legal_actions()) - 1)
+    assert first.current_player() == last.current_player() == 1
+    assert first.view(1) == last.view(1) and first.to_json() != last.to_json()
+    return first, last
+
+
+def test_determinize_guesses_the_cards_a_rules_local_holds():
+    """Seat 0's last pick is still in the placement rule's local `pick` at seat 1's
+    decision, and its four picks in its hidden `placement`: a guess for seat 1 must
+    not hold them (it held them as they were, round 12), and must stay a game the
+    rules can play: the placement reads each picked card's area (a guess of
+    `placement` as its start, [], stopped every playout)."""
+    first, last = _zena_advanced_placement()
+    for seed in range(5):
+        a, b = determinize(first, 1, random.Random(seed)), determinize(last, 1, random.Random(seed))
+        assert a.to_json() == b.to_json()
+        pick, placement = a.stack[-1].env["pick"], a.pv["placement"][0]
+        assert pick == placement[-1] and a.loc[pick] == "hand@0"   # one guess, in the hand
+        assert all(a.loc[c] == "hand@0" for c in placement) and len(set(placement)) == 4
+        rand = random.Random(seed)
+        while not a.is_terminal():
+            a.apply(rand.randrange(len(a.legal_actions())))
+    guesses = {determinize(first, 1, random.Random(s)).stack[-1].env["pick"] for s in range(8)}
+    assert len(guesses) > 1
+
+
+def test_mcts_at_a_secret_pick_searches_every_playout():
+    first, _ = _zena_advanced_placement()
+    root = MCTSAgent(4, "12:6").search(first)
+    assert sum(child.visits for child in root.children.values()) == 12   # none skipped
+
+
 @pytest.mark.parametrize("make", [lambda: MCTSAgent(5, "30"), lambda: GreedyAgent(5)])
 def test_search_agents_choose_the_same_on_states_that_look_the_same(make):
     state = _mid_game()
