@@ -1770,11 +1770,13 @@ def _for_forms(key, var, items, where, secret, body, end, enter, leave):
 
 
 def _auction_start(st, env, among, opening, starter):
-    order = [Seat(p) for p in _items(st, among(st, env))]
+    """An auction's book-keeping as it opens: its bidders (`among`, each a seat of this
+    game, else the RuleError `seat` gives), the opening price, the starter's bid."""
+    order = [Seat(_seat(st, p)) for p in _items(st, among(st, env))]
     state = {"order": order, "active": list(order), "high": None,
              "price": opening(st, env), "turn": 0}
     if starter is not None:
-        first = Seat(starter(st, env))
+        first = Seat(_seat(st, starter(st, env)))
         state["high"] = first
         if first in order:   # the starter opens, then the others bid after them
             state["turn"] = order.index(first) + 1

@@ -310,7 +310,10 @@ def seat(st, p) -> int:
     if p.__class__ is Seat and 0 <= p < st.n:
         return p
     if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < st.n:
-        raise RuleError(f"{display(p, st.game.player_names)} is not a seat: this game has "
+        # a number out of range reads as itself, not as a seat's name (-1 is no "P0")
+        shown = display(int(p) if isinstance(p, int) and not isinstance(p, bool) else p,
+                        st.game.player_names)
+        raise RuleError(f"{shown} is not a seat: this game has "
                         f"{st.n} players, seats 0 to {st.n - 1} (players[0] to players[{st.n - 1}])")
     return p
 

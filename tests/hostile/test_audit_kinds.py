@@ -101,6 +101,10 @@ def test_a_scenario_named_by_a_lone_surrogate_is_refused(tmp_path):
     ("x = choose one of [1] by q", 5), ("x = choose number from 1 to 3 by q", 2),
     ("x = choose 1 of [1,2] by q", 2), ("turn q: a", 7), ("x = next_player(q)", 9),
     ("q.wins = 3", -1), ("x = q.wins", 5),
+    # an auction's bidders and its starter (each was made a seat unchecked: -1 read "P0")
+    ("x = auction among [q, players[0]] opening 1 limit 5", -1),
+    ("x = auction among [players[0], q] opening 1 limit 5", 7),
+    ("x = auction among players opening 1 limit 5 starter q", -1),
 ])
 def test_a_number_no_seat_has_stops_the_game_where_it_is_named(flow, number, tmp_path):
     path = tmp_path / "g.yaml"

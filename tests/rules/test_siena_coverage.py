@@ -18,9 +18,11 @@ from interpreter.analysis.simulate import Job, play_one
 from tests.paths import ROOT
 
 AGENTS = ["greedy:8"] * 4
-CUTOFF = 5_000                 # decisions (these games take 917 and 926)
-SEEDS = [1005, 1008]           # of seeds 1000-1008, the first two that together fire
-                               # every rare rule below: about 7 s of CPU
+CUTOFF = 5_000                 # decisions (these games take 986 and 789)
+SEEDS = [1001, 1004]           # of seeds 1000-1011, a pair that together fires every
+                               # rare rule below (1004 alone tries Piazza Salimbeni):
+                               # about 7 s of CPU. Re-chosen when the search agents'
+                               # guesses of hidden cards in locals changed (round 13)
 RARE = ["action:donate_to_the_duomo", "action:do_business", "action:try_piazza_salimbeni"]
 
 
