@@ -319,20 +319,28 @@ def seat(st, p) -> int:
 
 
 def next_player(st, p, n=1):
-    return Seat((seat(st, p) + n) % st.n)
+    # the state's own Seat for a whole number (st.seats), not a Seat made anew
+    k = (seat(st, p) + n) % st.n
+    return st.seats[k] if k.__class__ is int else Seat(k)
 
 
 def previous_player(st, p, n=1):
-    return Seat((seat(st, p) - n) % st.n)
+    k = (seat(st, p) - n) % st.n
+    return st.seats[k] if k.__class__ is int else Seat(k)
 
 
 def clockwise_from(st, p):
+    """Every seat, p first, then on clockwise: a new list of the state's own Seat
+    objects (st.seats), cut at p, not Seats made anew each call."""
     p = seat(st, p)
-    return [Seat((p + i) % st.n) for i in range(st.n)]
+    seats = st.seats
+    return seats[p:] + seats[:p]
 
 
 def others(st, p):
-    return clockwise_from(st, p)[1:]
+    p = seat(st, p)
+    seats = st.seats
+    return seats[p + 1:] + seats[:p]
 
 
 # cards and zones -------------------------------------------------------------------
