@@ -314,3 +314,32 @@ def _children(value):
     elif isinstance(value, dict):
         for item in value.values():
             yield from _children(item)
+
+
+def source_text(node, *, aliases=None, short=False, unknown=None) -> str:
+    """An expression's text as written, give or take spaces, for messages and keys:
+    names, numbers, texts (in double quotes), attributes, indexes, calls without
+    keywords (any call, short) and list displays.
+
+    aliases: {name: text} put in for names (a function's parameters as its caller
+    wrote them). short: an index's key and a call's arguments as `...`
+    (`p.hand[...]`, `count(...)`). A node of any other kind, or a call with keywords,
+    is `unknown(node)`: "..." unless given (a key that must never equal another
+    expression's text passes one naming the node's place)."""
+    def text(n) -> str:
+        if isinstance(n, Name):
+            return aliases.get(n.id, n.id) if aliases else n.id
+        if isinstance(n, Number):
+            return str(n.value)
+        if isinstance(n, String):
+            return '"' + n.value + '"'
+        if isinstance(n, Attr):
+            return f"{text(n.obj)}.{n.name}"
+        if isinstance(n, Index):
+            return f"{text(n.obj)}[{'...' if short else text(n.key)}]"
+        if isinstance(n, Call) and (short or not n.kwargs):
+            return f"{n.func}({'...' if short else ', '.join(text(a) for a in n.args)})"
+        if isinstance(n, ListLit) and not short:
+            return f"[{', '.join(text(a) for a in n.items)}]"
+        return "..." if unknown is None else unknown(n)
+    return text(node)

@@ -839,15 +839,7 @@ def _combine(op, a: Kind, b: Kind) -> Kind | None:
 
 def _text_of(node) -> str:
     """A short source-like text of a name, attribute or index, for messages."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attr):
-        return f"{_text_of(node.obj)}.{node.name}"
-    if isinstance(node, ast.Index):
-        return f"{_text_of(node.obj)}[...]"
-    if isinstance(node, ast.Call):
-        return f"{node.func}(...)"
-    return "..."
+    return ast.source_text(node, short=True)
 
 
 _LOOKED_UP = {"index_of", "occurrences", "remove", "rotate"}   # (list, item): the item looked up
@@ -897,18 +889,4 @@ def _never_falls_off(stmts) -> bool:
 def _source_of(node) -> str:
     """An expression as written (give or take spaces), for a message's advice;
     `...` for the parts it does not render."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.String):
-        return '"' + node.value + '"'
-    if isinstance(node, ast.Number):
-        return str(node.value)
-    if isinstance(node, ast.Attr):
-        return f"{_source_of(node.obj)}.{node.name}"
-    if isinstance(node, ast.Index):
-        return f"{_source_of(node.obj)}[{_source_of(node.key)}]"
-    if isinstance(node, ast.Call) and not node.kwargs:
-        return f"{node.func}({', '.join(_source_of(a) for a in node.args)})"
-    if isinstance(node, ast.ListLit):
-        return f"[{', '.join(_source_of(a) for a in node.items)}]"
-    return "..."
+    return ast.source_text(node)

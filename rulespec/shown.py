@@ -102,20 +102,13 @@ def as_text(v: Shown) -> Shown:
 
 
 def seat_key(node, aliases) -> str:
-    """The text of a seat expression, parameters replaced by their caller's text."""
-    if isinstance(node, ast.Name):
-        return aliases.get(node.id, node.id)
-    if isinstance(node, ast.Number):
-        return str(node.value)
-    if isinstance(node, ast.String):
-        return repr(node.value)
-    if isinstance(node, ast.Attr):
-        return f"{seat_key(node.obj, aliases)}.{node.name}"
-    if isinstance(node, ast.Index):
-        return f"{seat_key(node.obj, aliases)}[{seat_key(node.key, aliases)}]"
-    if isinstance(node, ast.Call):
-        return f"{node.func}({', '.join(seat_key(a, aliases) for a in node.args)})"
-    return f"<expression at {node.line}:{node.col}>"   # never equal to a reader
+    """The text of a seat expression, parameters replaced by their caller's text; an
+    expression it does not render is named by its place, so never equal to a reader."""
+    return ast.source_text(node, aliases=aliases, unknown=_placed)
+
+
+def _placed(node) -> str:
+    return f"<expression at {node.line}:{node.col}>"
 
 
 def check_shown_text(spec, rules, names, error_at) -> list:
