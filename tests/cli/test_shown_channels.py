@@ -10,6 +10,7 @@ import re
 from interpreter import load_game
 from interpreter.cli import main
 from interpreter.web.session import Session
+from tests.paths import TESTS
 
 BOAST = """\
 game: Boast
@@ -33,25 +34,8 @@ scoring:
   score: p.pts
 """
 
-LOG_LEAK = """\
-game: W3
-players: {min: 2, max: 2}
-cards:
-  k: {in: deck, list: [{name: a, count: 2}, {name: b, count: 2}]}
-zones:
-  deck: {visibility: hidden}
-player_zones:
-  hand: {visibility: owner}
-per_player:
-  pts: {start: 0}
-flow: |
-  shuffle(deck)
-  draw(deck, players[1].hand, 1)
-  log("P2 holds " + name(top(players[1].hand)))
-  end game "x"
-scoring:
-  score: p.pts
-"""
+# a log line that reads another seat's hand: one of validate's refusals (tests/language)
+LOG_LEAK = TESTS / "specs" / "invalid" / "shown_log_another_hand.yaml"
 
 
 def run(*argv, stdin=""):
@@ -92,9 +76,7 @@ def test_the_web_table_log_reads_another_seats_own_label_as_hidden():
     assert any(mine in entry["text"] for entry in session.logs[0])
 
 
-def test_playing_a_spec_whose_log_reads_a_hand_is_refused_before_play(tmp_path):
-    path = tmp_path / "w3.yaml"
-    path.write_text(LOG_LEAK)
-    code, out, err = run("play", path, "--players", 2, "--trace", "--seat", 1)
+def test_playing_a_spec_whose_log_reads_a_hand_is_refused_before_play():
+    code, out, err = run("play", LOG_LEAK, "--players", 2, "--trace", "--seat", 1)
     assert code == 1 and "P2 holds a" not in out + err and "P2 holds b" not in out + err
-    assert "w3.yaml:14:41: error: log() text is shown to every seat" in err
+    assert "shown_log_another_hand.yaml:21:41: error: log() text is shown to every seat" in err
