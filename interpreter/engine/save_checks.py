@@ -63,8 +63,26 @@ def check_places(st, game, phase) -> None:
     for i, frame in enumerate(st.stack):
         for name, value in frame.env.items():
             problem = _any_problem(value, st.n, game, 0)
+            if not problem and name.startswith("$"):
+                problem = _bookkeeping_problem(name, value)
             if problem:
                 raise corrupt(problem, f"stack[{i}].{name}")
+
+
+def _bookkeeping_problem(name: str, value) -> str | None:
+    """What is wrong with one of the engine's own locals (no spec name starts with $)
+    that the rules read only later, so that re-making the pending decision does not
+    try it: a `for` loop's [its items, how many are done] and the count of `secretly`
+    blocks open. None when it is well made, or another of the engine's locals."""
+    if name.startswith("$for"):
+        if not (value.__class__ is list and len(value) == 2 and value[0].__class__ is list
+                and value[1].__class__ is int):
+            return f"a `for` loop's book-keeping is [its items, how many are done], not {_show(value)}"
+        if not 0 <= value[1] <= len(value[0]):
+            return f"a `for` loop of {len(value[0])} items cannot have done {value[1]} of them"
+    elif name == "$secret" and (value.__class__ is not int or value < 0):
+        return f"the count of open `secretly` blocks must be a whole number, 0 or more; got {_show(value)}"
+    return None
 
 
 def _fit(fits, value, n, where) -> None:

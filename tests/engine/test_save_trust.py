@@ -114,6 +114,30 @@ def test_a_value_that_breaks_its_declaration_is_refused_where_it_is(change, mess
     assert error.message == "corrupt save file: " + message, error.message
 
 
+LOOP = "`stack[1].$for4`: a `for` loop"
+
+
+@pytest.mark.parametrize("value, says", [
+    ([[{"$seat": 0}, {"$seat": 1}, {"$seat": 2}], 99], " of 3 items cannot have done 99 of them"),
+    ([[{"$seat": 0}, {"$seat": 1}, {"$seat": 2}], -1], " of 3 items cannot have done -1 of them"),
+    ("x", "'s book-keeping is [its items, how many are done], not text \"x\""),
+    ([[], 0, 0], "'s book-keeping is [its items, how many are done], not a list"),
+])
+def test_a_loops_book_keeping_that_is_not_one_is_refused_at_load(value, says):
+    """The loop's items and count are read only when its body is over, after the
+    pending decision the load makes again: a count past the items (the other seats'
+    turns skipped) or a text there played on, or failed later blaming the spec."""
+    error = refused(edited(lambda d: d["stack"][1][3].__setitem__("$for4", value)))
+    assert error.message == "corrupt save file: " + LOOP + says, error.message
+
+
+@pytest.mark.parametrize("value", [-1, "x", True])
+def test_a_count_of_secret_blocks_that_is_not_one_is_refused_at_load(value):
+    error = refused(edited(lambda d: d["stack"][1][3].__setitem__("$secret", value)))
+    assert error.message.startswith("corrupt save file: `stack[1].$secret`: the count of open "
+                                    "`secretly` blocks must be a whole number, 0 or more"), error.message
+
+
 @pytest.mark.parametrize("tagged", [{"$seat": "0"}, {"$card": "wine#3"}, {"$zzz": 1}])
 def test_a_bad_tagged_value_is_named_a_corrupt_save(tagged):
     error = refused(edited(lambda d: d["globals"].__setitem__("first", tagged)))
