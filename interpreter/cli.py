@@ -190,13 +190,16 @@ def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
     if args.command is None:
         parser.print_help(out)
         return 2
-    from rulespec.errors import RulespecError
+    from rulespec.errors import RulespecError, UnknownVariant
     handler = COMMANDS[args.command]
     try:
         return handler(args, out, err, stdin or sys.stdin)
     except _Usage as e:
         print(str(e), file=err)
         return 2
+    except UnknownVariant as e:   # named by --variant: bad usage (2), as an unknown --board is
+        print(e.format(), file=err)
+        return 2 if e.variant in _asked_variants(args) else 1
     except RulespecError as e:   # one with no place in a file (input ended) is not put at <spec>:1:1
         print(e.format() if e.file or e.line else f"rulespec: error: {e.message}", file=err)
         return 1
@@ -209,6 +212,12 @@ def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
     except OSError as e:        # an output file that cannot be written after all (disk full)
         print(f"rulespec: error: {e.filename or ''}: {e.strerror or e}", file=err)
         return 1
+
+
+def _asked_variants(args) -> list:
+    """The variant names the command line gave (--variant, once or, for compare, more)."""
+    asked = getattr(args, "variant", None)
+    return [] if asked is None else asked if isinstance(asked, list) else [asked]
 
 
 def _quiet_stdout(out) -> None:
@@ -266,7 +275,7 @@ def _writing(path):
 # ------------------------------------------------------------------- validate
 def cmd_validate(args, out, err, stdin) -> int:
     from rulespec import validate
-    from rulespec.errors import RulespecError
+    from rulespec.errors import RulespecError, UnknownVariant
 
     problems, listed, variant_count = [], [], 0
     for file in args.files:
@@ -276,6 +285,8 @@ def cmd_validate(args, out, err, stdin) -> int:
         for variant in variants:
             try:
                 checked = validate(file, variant=variant)
+            except UnknownVariant:
+                raise   # only --variant names one: bad usage (main)
             except RulespecError as e:
                 found = getattr(e, "errors", [e])
                 if variant is None:

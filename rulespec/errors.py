@@ -62,6 +62,15 @@ class SpecErrors(RulespecError):
         return "\n".join(e.format() for e in self.errors)
 
 
+class UnknownVariant(SpecErrors):
+    """A variant was asked for by a name the spec does not declare. `variant` is that
+    name: the CLI says so as bad usage (exit 2) when its --variant gave it."""
+
+    def __init__(self, errors: list[RulespecError], variant: str):
+        super().__init__(errors)
+        self.variant = variant
+
+
 class RuleSyntaxError(RulespecError):
     """A rule's text does not parse.
 

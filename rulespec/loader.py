@@ -19,7 +19,7 @@ from typing import NamedTuple
 import yaml
 from yaml.constructor import SafeConstructor
 
-from .errors import RulespecError, SpecErrors, unpaired_surrogate
+from .errors import RulespecError, SpecErrors, UnknownVariant, unpaired_surrogate
 from .limits import SPEC_BYTES, VARIANTS, YAML_NODES
 
 MAX_FLOW_DEPTH = 200   # nested [ and {; the composer recurses out at a few hundred anyway
@@ -843,7 +843,7 @@ def _apply_variant(spec: Spec, name: str, found: list) -> list[tuple[tuple, Assu
     if name not in names:
         known = ", ".join(sorted(map(str, names))) or "(none)"
         message = f"unknown variant {name!r}; variants are: {known}{did_you_mean(name, names)}"
-        _fail([spec.error(message, ("variants",))])
+        raise UnknownVariant([spec.error(message, ("variants",))], name)
     base = ("variants", name)
     entry = variants[name]
     if not isinstance(entry, dict):

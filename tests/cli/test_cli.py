@@ -40,7 +40,22 @@ def test_validate_many_files_and_all_variants():
 def test_validate_variant():
     assert run("validate", "--variant", "long", MARKET)[0] == 0
     code, out, err = run("validate", "--variant", "lnog", MARKET)
-    assert code == 1 and "unknown variant 'lnog'" in out and "did you mean 'long'" in out
+    assert code == 2 and "unknown variant 'lnog'" in err and "did you mean 'long'" in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["play", MARKET, "--players", "2", "--variant", "lnog"],
+    ["simulate", MARKET, "-n", "1", "--players", "2", "--variant", "lnog"],
+    ["compare", MARKET, "-n", "1", "--players", "2", "--variant", "lnog"],
+    ["serve", MARKET, "--players", "2", "--variant", "lnog", "--port", "0"],
+])
+def test_an_unknown_variant_on_the_command_line_is_bad_usage(argv):
+    """Exit 2, as an unknown --board is; the message still says where the spec's
+    variants are and which one was meant."""
+    code, out, err = run(*argv)
+    assert code == 2 and "Traceback" not in err, err
+    assert f"{MARKET}:" in err and "unknown variant 'lnog'; variants are: long" in err
+    assert "did you mean 'long'" in err
 
 
 def test_validate_invalid_prints_file_line_col():
