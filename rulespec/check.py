@@ -350,7 +350,7 @@ class _RuleChecker:
         for arg in node.args:
             self.visit(arg, scope)
         for key, arg in node.kwargs.items():
-            self.visit(arg, scope | {"it"} if key == "by" else scope)
+            self.visit(arg, _keyword_scope(node.func, key, scope))
         return False
 
     def visit_call_stmt(self, node, scope):
@@ -359,7 +359,7 @@ class _RuleChecker:
         for arg in call.args:
             self.visit(arg, scope)
         for key, arg in call.kwargs.items():
-            self.visit(arg, scope | {"it"} if key == "by" else scope)
+            self.visit(arg, _keyword_scope(call.func, key, scope))
         return False
 
     def visit_assign(self, node, scope):
@@ -384,8 +384,14 @@ class _RuleChecker:
             low, high, _ = SIGNATURES[func]
             self._arity(node, func, nargs, low, high)
             for key in kwargs:
-                if key not in KEYWORDS.get(func, ()):
-                    self.error(node, f"{func}() takes no keyword '{key}'")
+                allowed = KEYWORDS.get(func, ())
+                if key not in allowed:
+                    if allowed:
+                        words = ", ".join(sorted(allowed))
+                        self.error(node, f"{func}() takes no keyword '{key}'; it takes {words}"
+                                         f"{did_you_mean(key, allowed)}")
+                    else:
+                        self.error(node, f"{func}() takes no keyword '{key}'")
         else:
             known = set(SIGNATURES) | set(n.functions) | set(n.procedures)
             self.error(node, f"unknown function '{func}'{did_you_mean(func, known)}")
@@ -685,3 +691,12 @@ def _strings(data, into: set) -> None:
     elif isinstance(data, list):
         for value in data:
             _strings(value, into)
+
+
+def _keyword_scope(func, key, scope):
+    """The names a keyword argument's value may read: `it` (the item) too for a lazy
+    one, `by=`, and for a keyword the function does not take, whose error says so
+    (a misspelt `bye=it` is one mistake, not also an unknown `it`)."""
+    if key == "by" or key not in KEYWORDS.get(func, ()):
+        return scope | {"it"}
+    return scope

@@ -214,3 +214,16 @@ def test_an_attribute_after_a_number_is_not_called_a_decimal():
     with pytest.raises(RulespecError) as info:
         parse_statements("x = players.5\n")
     assert "whole numbers" not in info.value.message
+
+
+@pytest.mark.parametrize("call, said", [
+    ("sort([3, 1, 2], bye=it)", "sort() takes no keyword 'bye'; it takes by, descending (did you mean 'by'?)"),
+    ("max([1, 2], by=it, descendng=true)", "max() takes no keyword 'descendng'; it takes by"),
+    ("count([1, 2], by=it)", "count() takes no keyword 'by'"),
+])
+def test_a_wrong_keyword_is_one_error_naming_the_keywords_taken(call, said):
+    """No cascade: `it` in a misspelt lazy keyword's value is not also 'unknown name'."""
+    text = ("game: T\nplayers: {min: 2, max: 2}\nper_player: {pts: {start: 0}}\n"
+            f"flow: |\n  xs = {call}\n  end game \"x\"\nscoring: {{score: p.pts}}\n")
+    [error] = errors_of(text)
+    assert error.message == said and (error.line, error.col) == (5, 8)
