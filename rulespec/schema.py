@@ -47,17 +47,18 @@ def validate(spec, scenario: bool = False) -> list[RulespecError]:
     file (scenario.schema.json) rather than a game spec."""
     found: dict[tuple, RulespecError] = {}
     for err in _validator(scenario).iter_errors(spec.data):
-        for path, message in describe(err):
+        for path, message in describe(err, yaml=True):
             found.setdefault((path, message), spec.error(message, path))
     return sorted(found.values(), key=lambda e: (e.line or 0, e.col or 0))
 
 
-def describe(err: ValidationError) -> list[tuple[tuple, str]]:
+def describe(err: ValidationError, yaml: bool = False) -> list[tuple[tuple, str]]:
     """Our words for one jsonschema error: a list of (path, message), one per
     problem it stands for (a map with two unknown keys is two problems). path:
     the keys and indexes from the document's root to the value at fault; message:
     one short sentence that does not repeat the path (the caller places it: at a
-    file position for a spec, as `a.b[2]` for a save). An anyOf/oneOf error is
+    file position for a spec, as `a.b[2]` for a save). yaml: the document was
+    YAML, so a text that came out as true/false, a number or null says why. An anyOf/oneOf error is
     described by its closest branch (jsonschema's best_match)."""
     err = best_match([err])
     if err.validator in ("anyOf", "oneOf") and err.context:
@@ -70,7 +71,22 @@ def describe(err: ValidationError) -> list[tuple[tuple, str]]:
     if kind == "pattern" and "propertyNames" in err.absolute_schema_path:
         # propertyNames errors point at the map; point at the bad name instead.
         return [(path + (inst,), f"bad name {_short(inst)}: {err.schema.get('description', '')}")]
-    return [(path, _message(kind, value, inst, err))]
+    message = _message(kind, value, inst, err)
+    if yaml and kind == "type":
+        message += _unquoted(value, inst)
+    return [(path, message)]
+
+
+def _unquoted(wanted, inst) -> str:
+    """For a YAML file: why a text came out as something else. An unquoted `true`,
+    `no`, `5` or `1.0` is read as true/false or a number, an empty value as null."""
+    if "string" not in ([wanted] if isinstance(wanted, str) else wanted):
+        return ""
+    if isinstance(inst, (bool, int, float)):
+        return " (YAML reads it unquoted as that value: put the text in quotes)"
+    if inst is None:
+        return " (nothing is written after the colon)"
+    return ""
 
 
 def _message(kind: str, value, inst, err: ValidationError) -> str:

@@ -54,6 +54,13 @@ def test_the_schema_is_a_valid_json_schema_and_ships_with_the_cli():
      "unknown key 'rol' (did you mean 'roll'?)"),
     ("players: two\nscenarios:\n  - steps: [{expect: 'true'}]\n", 2, 1,
      "expected an integer, got str 'two'"),
+    # a condition YAML read as a value: why, and what to write
+    ("scenarios:\n  - steps:\n      - expect: true\n", 4, 9, "expected a string, got bool True "
+     "(YAML reads it unquoted as that value: put the text in quotes)"),
+    ("scenarios:\n  - name: 1814\n    steps: [{expect: 'true'}]\n", 3, 5,
+     "expected a string, got int 1814 (YAML reads it unquoted as that value"),
+    ("scenarios:\n  - name:\n    steps: [{expect: 'true'}]\n", 3, 5,
+     "(nothing is written after the colon)"),
 ])
 def test_a_misspelt_or_mistyped_key_fails_at_its_place(tmp_path, body, line, col, message):
     path = write(tmp_path, body)
