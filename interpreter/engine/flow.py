@@ -43,7 +43,7 @@ class Program:
     """
     __slots__ = ("key", "rule", "code", "lines", "written", "end_checks", "exit_checks",
                  "pushes", "stepping", "atomic", "straight", "fused", "swaps", "links", "fast",
-                 "checks_any", "loop", "entry")
+                 "checks_any", "loop", "entry", "for_loops")
 
     def __init__(self, key: str, rule: str):
         self.key = key          # "phase:market", "action:buy", ...
@@ -77,6 +77,9 @@ class Program:
         # None where an end check follows it (a linked `phase` statement runs it:
         # compile.py's _phase_link), set by finish
         self.entry = None
+        # (its key in the frame's env, first pc, last pc) of each `for` loop: a frame
+        # whose pc is in first..last holds the key (a save's check: save_checks.py)
+        self.for_loops: list = []
 
     def emit(self, instr, where, written=None) -> int:
         self.code.append(instr)

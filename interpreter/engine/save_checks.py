@@ -67,6 +67,17 @@ def check_places(st, game, phase) -> None:
                 problem = _bookkeeping_problem(name, value)
             if problem:
                 raise corrupt(problem, f"stack[{i}].{name}")
+        _loops_kept(game, frame, i)
+
+
+def _loops_kept(game, frame, i) -> None:
+    """A frame stopped inside a `for` loop's body holds that loop's book-keeping: without
+    it the loop's end would fail as a rule error, blaming the spec for the save."""
+    program = game.programs.get(frame.proc)
+    for key, first, last in (program.for_loops if program is not None else ()):
+        if first <= frame.pc <= last and key not in frame.env:
+            raise corrupt(f"the frame stopped inside a `for` loop (instruction {frame.pc}) "
+                          f"but holds no {key}, the loop's book-keeping", f"stack[{i}]")
 
 
 def _bookkeeping_problem(name: str, value) -> str | None:

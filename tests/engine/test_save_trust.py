@@ -131,6 +131,14 @@ def test_a_loops_book_keeping_that_is_not_one_is_refused_at_load(value, says):
     assert error.message == "corrupt save file: " + LOOP + says, error.message
 
 
+def test_a_frame_inside_a_loop_without_its_book_keeping_is_refused_at_load():
+    """The turn waits inside the `for p in ...` loop of the turns phase: with the loop's
+    $for4 gone, the loop's end failed later as "$for4 has no value here" at the spec."""
+    error = refused(edited(lambda d: d["stack"][1][3].pop("$for4")))
+    assert error.message == ("corrupt save file: `stack[1]`: the frame stopped inside a `for` loop "
+                             "(instruction 3) but holds no $for4, the loop's book-keeping"), error.message
+
+
 @pytest.mark.parametrize("value", [-1, "x", True])
 def test_a_count_of_secret_blocks_that_is_not_one_is_refused_at_load(value):
     error = refused(edited(lambda d: d["stack"][1][3].__setitem__("$secret", value)))
