@@ -122,5 +122,6 @@ def test_the_runner_stops_a_job_that_never_ends(tmp_path):
     assert records["forever"]["code"] == "timeout", done.stdout + done.stderr
     assert records["forever"]["output"] == "did not finish in 1 s of CPU time"
     # the profiling timer counts in the kernel's ticks, process_time by its own clock:
-    # under load the stop came at 0.99 s by the latter (both are CPU time, not wall)
-    assert records["forever"]["cpu"] >= 0.9 and records["after"]["code"] == 0
+    # under load the stop came at 0.99 s by the latter, and at 0.89 s with four busy
+    # processes on two cores (both are CPU time, not wall): far from early all the same
+    assert records["forever"]["cpu"] >= 0.75 and records["after"]["code"] == 0
