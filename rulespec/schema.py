@@ -58,8 +58,8 @@ def describe(err: ValidationError, yaml: bool = False) -> list[tuple[tuple, str]
     the keys and indexes from the document's root to the value at fault; message:
     one short sentence that does not repeat the path (the caller places it: at a
     file position for a spec, as `a.b[2]` for a save). yaml: the document was
-    YAML, so a text that came out as true/false, a number or null says why. An anyOf/oneOf error is
-    described by its closest branch (jsonschema's best_match)."""
+    YAML, so a text that came out as true/false, a number or null says why. An
+    anyOf/oneOf error is described by its closest branch (jsonschema's best_match)."""
     err = best_match([err])
     if err.validator in ("anyOf", "oneOf") and err.context:
         err = best_match(err.context)

@@ -53,7 +53,7 @@ def determinize(state, seat: int, rand: _random.Random):
         st.zones[zone] = cards
         for card in cards:
             st.loc[card] = zone
-    guesses = _CardGuesses(state, st, set(hidden), kinds, rand)
+    guesses = _CardGuesses(state, st, seat, kinds, rand)
     for frame in st.stack:      # (clone gave each frame its own env)
         env = frame.env
         for key, value in env.items():
@@ -69,33 +69,23 @@ class _CardGuesses:
     that zone's cards of the kind (sorted, then shuffled by the agent's generator,
     so the real cards and their order cannot leak), the same guess for a card
     wherever it is held. `state` is the real state, `st` its copy with the hidden
-    zones dealt anew; `hidden` the zones the seat cannot see."""
+    zones dealt anew."""
 
-    def __init__(self, state, st, hidden: set, kinds: dict, rand):
-        self.state, self.st, self.hidden, self.kinds, self.rand = state, st, hidden, kinds, rand
+    def __init__(self, state, st, seat, kinds: dict, rand):
+        self.state, self.st, self.seat, self.kinds, self.rand = state, st, seat, kinds, rand
         self.made: dict = {}     # real card -> its guess
         self.left: dict = {}     # (zone, kind) -> the cards not yet given as a guess
 
     def of(self, value):
-        """`value` with each hidden card replaced by its guess (lists and maps walked;
-        a value holding no hidden card is returned as it is, not copied)."""
-        if value.__class__ is str:
-            return self.card(value) if self.state.loc.get(value) in self.hidden else value
-        if isinstance(value, list):
-            guessed = [self.of(v) for v in value]
-            return value if all(a is b for a, b in zip(guessed, value)) else guessed
-        if isinstance(value, dict):
-            pairs = [(self.of(k), self.of(v)) for k, v in value.items()]
-            if all(gk is k and gv is v for (gk, gv), (k, v) in zip(pairs, value.items())):
-                return value
-            return dict(pairs)
-        return value
+        """`value` with each card the seat cannot see replaced by its guess (lists and
+        maps walked, a map's keys too)."""
+        return visibility.seen_cards(self.state, value, self.seat, self.card, keyed=True)
 
     def all_hidden(self, value) -> bool:
         """Whether every card `value` holds is one the seat cannot see (and it holds one)."""
         held = []
         _cards_in(value, self.st.game.cards, held)
-        return bool(held) and all(self.state.loc.get(c) in self.hidden for c in held)
+        return bool(held) and not any(visibility.sees_card(self.state, c, self.seat) for c in held)
 
     def card(self, real: str) -> str:
         made = self.made.get(real)

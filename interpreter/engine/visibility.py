@@ -235,7 +235,7 @@ def hide_locals(state, copy, seat, card) -> None:
             if readers is None or not _may_read(readers, env, seat):
                 env[key] = HIDDEN
             else:
-                env[key] = _seen_cards(state, value, seat, card)
+                env[key] = seen_cards(state, value, seat, card)
 
 
 def _may_read(labels, env, seat) -> bool:
@@ -247,19 +247,24 @@ def _may_read(labels, env, seat) -> bool:
     return True
 
 
-def _seen_cards(state, value, seat, card):
-    """`value` with each card `seat` does not see replaced by card(id); HIDDEN for a
-    map keyed by such a card (a hidden card cannot be a key)."""
+def seen_cards(state, value, seat, card, keyed=False):
+    """`value` with each card `seat` does not see replaced by card(id), through lists,
+    tuples and maps. A map keyed by such a card is HIDDEN (a hidden card cannot be a
+    key), or with `keyed` has its keys replaced too (where card(id) gives a card: a
+    search agent's guess, interpreter/agents/search.py)."""
     if isinstance(value, str):
         if value in state.game.cards and not sees_card(state, value, seat):
             return card(value)
         return value
     if isinstance(value, (list, tuple)):
-        return type(value)(_seen_cards(state, v, seat, card) for v in value)
+        return type(value)(seen_cards(state, v, seat, card, keyed) for v in value)
     if isinstance(value, dict):
-        if any(_seen_cards(state, k, seat, card) is not k for k in value):
+        if keyed:
+            return {seen_cards(state, k, seat, card, keyed): seen_cards(state, v, seat, card, keyed)
+                    for k, v in value.items()}
+        if any(seen_cards(state, k, seat, card) is not k for k in value):
             return HIDDEN
-        return {k: _seen_cards(state, v, seat, card) for k, v in value.items()}
+        return {k: seen_cards(state, v, seat, card) for k, v in value.items()}
     return value
 
 
