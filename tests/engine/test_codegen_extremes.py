@@ -48,4 +48,4 @@ def test_max_and_min_are_written_inline(monkeypatch):
     text = "\n".join(s for s in sources if isinstance(s, str))
     assert re.search(r"_LX\(_PYMAX, st, (_w\d+)\) if \(\1 := ", text)    # a list, tested
     assert re.search(r"_w(\d+)\.append\(_v\d+\)\n.*_LX\(_PYMAX, st, _w\1\)(?! if)", text, re.S)   # one made here: not
-    assert re.search(r"_PYMIN\((_w\d+), (_w\d+)\) if \(\(\1 := .*\), \(\2 := .*\)\)\[1\] is not None and \1 is not None", text)
+    assert re.search(r"_PYMIN\((_w\d+), (_w\d+)\) if \(\1 := .*\) is \1 and \(\2 := .*\) is not None and \1 is not None", text)
