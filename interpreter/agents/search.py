@@ -30,6 +30,7 @@ import random as _random
 from rulespec.errors import RuleError
 from ..engine import rng as _rng
 from ..engine import visibility
+from ..engine.values import cards_in
 
 
 # -------------------------------------------------------------- determinize
@@ -83,8 +84,7 @@ class _CardGuesses:
 
     def all_hidden(self, value) -> bool:
         """Whether every card `value` holds is one the seat cannot see (and it holds one)."""
-        held = []
-        _cards_in(value, self.st.game.cards, held)
+        held = cards_in(self.st.game.cards, value)
         return bool(held) and not any(visibility.sees_card(self.state, c, self.seat) for c in held)
 
     def card(self, real: str) -> str:
@@ -121,20 +121,6 @@ def _guess_variables(st, seat, rand, guesses=None):
         for s in range(st.n):
             if not visibility.sees_variable(game, "per_player", name, s, seat):
                 values[s] = guess(decl, values[s])
-
-
-def _cards_in(value, cards, held: list) -> None:
-    """Append to `held` each card id `value` holds (lists and maps walked)."""
-    if value.__class__ is str:
-        if value in cards:
-            held.append(value)
-    elif isinstance(value, list):
-        for v in value:
-            _cards_in(v, cards, held)
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            _cards_in(k, cards, held)
-            _cards_in(v, cards, held)
 
 
 def _guess_card_values(state, st, seat, rand):

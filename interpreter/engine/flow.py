@@ -22,7 +22,7 @@ from rulespec.errors import LimitError, RuleError
 from . import chance, faults
 from .changes import Watcher, tell
 from .functions import METER_CHUNK, seat, start_meter
-from .values import decode, encode
+from .values import cards_in, decode, encode
 
 IN = "$in"      # where a decision's answer waits for its instruction
 LINK_DEPTH = 24     # instructions one linked form may run (Program.finish)
@@ -436,13 +436,9 @@ def ask(st, fr, player, values, labels=None, kind="one", namer=None, fresh=False
 
 
 def _zones_of(st, value) -> list:
-    """The zones holding the cards in `value` (a card, or a list or pair holding cards)."""
-    if isinstance(value, str):
-        zone = st.loc.get(value)
-        return [zone] if zone is not None else []
-    if isinstance(value, (list, tuple)):
-        return [z for v in value for z in _zones_of(st, v)]
-    return []
+    """The zones holding the cards in `value` (a card, or a list, pair or map holding
+    cards: values.cards_in)."""
+    return [z for c in cards_in(st.game.cards, value) if (z := st.loc.get(c)) is not None]
 
 
 class _Nothing:

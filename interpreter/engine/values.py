@@ -18,6 +18,21 @@ class Seat(int):
 
     __str__ = int.__repr__   # so f"hand@{seat}" names the zone by number
 
+
+def cards_in(cards, value) -> list:
+    """The card ids (those in `cards`: Game.cards) that `value` holds, walking lists,
+    tuples and maps (a map's keys and values), in order; [] for anything else. A
+    decision's option that is a map holding a card (made by `with_key`, say) holds
+    it as surely as a list does."""
+    if isinstance(value, str):
+        return [value] if value in cards else []
+    if isinstance(value, (list, tuple)):
+        return [c for v in value for c in cards_in(cards, v)]
+    if isinstance(value, dict):
+        return [c for k, v in value.items() for c in cards_in(cards, k) + cards_in(cards, v)]
+    return []
+
+
 PLAIN_KEYS = frozenset({int, str, float, bool, Seat})    # sort key (1, v): neither none nor a list
 
 

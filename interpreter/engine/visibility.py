@@ -43,7 +43,7 @@ The rules (docs/spec-format.md, "Visibility"):
 """
 from __future__ import annotations
 
-from .values import Seat, Zone, encode
+from .values import Seat, Zone, cards_in, encode
 
 HIDDEN_TEXT = "?"
 PUBLIC, OWNER, NOBODY = "public", "owner", "hidden"
@@ -314,7 +314,7 @@ def decision_text(state, option, seat) -> str:
         return HIDDEN_TEXT
     index = state._index_of(option)
     value = decision.values[index]
-    if any(not sees_card(state, card, seat) for card in _cards_in(state, value)):
+    if any(not sees_card(state, card, seat) for card in cards_in(state.game.cards, value)):
         return HIDDEN_TEXT
     if decision.kind == "action" and isinstance(value, tuple):
         return _action_label(state, decision.player, value, seat, str(label))
@@ -335,12 +335,3 @@ def _action_label(state, player, value, seat, label) -> str:
         except Exception:   # noqa: BLE001 — Hidden, or any error a hidden value causes
             pass
     return HIDDEN_TEXT
-
-
-def _cards_in(state, value) -> list:
-    cards = state.game.cards
-    if isinstance(value, str):
-        return [value] if value in cards else []
-    if isinstance(value, (list, tuple)):
-        return [c for v in value for c in _cards_in(state, v)]
-    return []
