@@ -1,0 +1,105 @@
+"""Rules that only read the game: no builtin with an effect in them.
+
+An action's `when`, `for` and `label` are worked out each time the options are
+listed, shown or explained; an `end` condition after every statement that may
+change what it reads; scores, tie-breaks and the heuristic whenever an agent or
+a table asks; invariants only while testing. None of these runs once at a place
+the rules say, so an effect in one (a `draw`, a `move`, a die `roll`, a `log`
+line) would happen as often as the engine happens to read it: listing P1's
+options drew the deck empty and P2 had nothing to take. `validate` refuses such
+an effect at the call, also where it sits in a spec function the rule calls
+(named with the chain of calls). Statements (`do:`, the flow, phases) and the
+functions they call may have effects: each of their expressions runs once.
+
+Triggers' `when` is a read too: it is tested for every trigger on a signal.
+"""
+from __future__ import annotations
+
+from . import ast
+from .builtins import EFFECTS
+
+# rule path (its section and its last key) -> when the engine reads it, in words
+_READ = {
+    ("actions", "when"): "each time the options are listed or a refusal explained",
+    ("actions", "for"): "each time the options are listed or a refusal explained",
+    ("actions", "label"): "each time an option is shown",
+    ("triggers", "when"): "for each trigger on the signal, before it runs",
+    ("end", "when"): "after every statement that may change what it reads",
+    ("invariants",): "only while a game is tested",
+    ("scoring", "score"): "whenever a score is asked",
+    ("scoring", "eligible"): "whenever a score is asked",
+    ("scoring", "tiebreaks"): "whenever a score is asked",
+    ("heuristic",): "whenever a search agent judges a position",
+}
+
+
+def _when_read(path) -> str | None:
+    """When the rule at `path` is read, in words, or None: a rule that runs once."""
+    section = path[0]
+    if section in ("actions", "triggers", "end"):
+        return _READ.get((section, path[-1]))
+    if section == "scoring":
+        return _READ.get((section, path[1]))
+    return _READ.get((section,))
+
+
+def check_read_only(spec, rules, names, error_at) -> list:
+    """Errors (from `error_at(rule, message, line, col)`): one per call, in a rule
+    that only reads the game, of a builtin with an effect (rulespec.builtins.EFFECTS)
+    or of a spec function that reaches one."""
+    bodies = {r.path[1]: r.tree for r in rules
+              if r.path[0] == "functions" and r.tree is not None}
+    effect_of = _EffectFinder(bodies)
+    errors = []
+    for rule in rules:
+        when = _when_read(rule.path)
+        if when is None or rule.tree is None:
+            continue
+        for node in ast.walk(rule.tree):
+            if not isinstance(node, ast.Call):
+                continue
+            chain = [node.func] if node.func in EFFECTS else effect_of(node.func)
+            if chain is None:
+                continue
+            how = f"{node.func}() changes the game" if len(chain) == 1 else \
+                f"{node.func}() changes the game ({' → '.join(chain)}())"
+            errors.append(error_at(rule, f"{how}, and {_what(rule.path)} may only read it: the "
+                                         f"engine works it out {when}, so the change would happen "
+                                         f"that often, not once. Make the change in a `do:`",
+                                   node.line, node.col))
+    return errors
+
+
+def _what(path) -> str:
+    if path[0] == "actions":
+        return f"action {path[1]}'s `{path[-1]}`"
+    if path[0] in ("triggers", "end"):
+        return f"{path[0][:-1] if path[0] == 'triggers' else 'end condition'} {path[1]}'s `when`"
+    if path[0] == "invariants":
+        return f"invariant {path[1]!r}"
+    if path[0] == "scoring":
+        return f"scoring's `{path[1]}`"
+    return "the heuristic"
+
+
+class _EffectFinder:
+    """For a spec function: the calls from it to the first builtin with an effect
+    it reaches (["f", "g", "draw"]), or None. Each function is looked at once."""
+
+    def __init__(self, bodies: dict):
+        self.bodies = bodies
+        self.found: dict = {}
+
+    def __call__(self, name):
+        if name not in self.bodies:
+            return None
+        if name in self.found:
+            return self.found[name]
+        self.found[name] = None     # a function that calls itself: no effect through that call
+        for node in ast.walk(self.bodies[name]):
+            if isinstance(node, ast.Call):
+                rest = [node.func] if node.func in EFFECTS else self(node.func)
+                if rest is not None:
+                    self.found[name] = [name] + rest
+                    break
+        return self.found[name]
