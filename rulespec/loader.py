@@ -351,6 +351,15 @@ def _plain_words(e: yaml.MarkedYAMLError, text: str):
     if "mapping values are not allowed" in problem:
         return ("a `:` that starts no key here: the line is indented deeper than the keys "
                 "beside it, or a value holds `: ` and needs quotes"), here
+    if here is not None and ("expected <block end>" in problem or "could not find expected ':'" in problem):
+        block = _block_scalar_above(lines, here.line)
+        if block is not None:
+            row, first = block
+            width = len(lines[here.line]) - len(lines[here.line].lstrip(" "))
+            return (f"this line is indented {width} space{'s' * (width != 1)}, less than the "
+                    f"block above it, whose first line (line {row + 1}) set its indentation at "
+                    f"{first}: YAML ends the block there and reads this line as a new key. "
+                    f"Indent every line of a `|` block at least as deep as its first"), here
     if "expected <block end>" in problem and here is not None:
         found = problem.split("but found ", 1)[-1].strip("'")
         if found == "?" and "block collection" in context:
@@ -365,6 +374,32 @@ def _plain_words(e: yaml.MarkedYAMLError, text: str):
     if "found undefined alias" in problem:
         return f"{problem.split('alias', 1)[-1].strip()} names no anchor (`&name`) above it", here
     return _yaml_problem(e), here or opened
+
+
+_BLOCK_HEADER = re.compile(r"^( *)(?:- )?[^#\s][^#]*:\s*[|>][-+0-9]*\s*(?:#.*)?$")
+
+
+def _block_scalar_above(lines, row):
+    """(row of its first line, that line's indentation) of the `|` or `>`
+    block that the line at `row` comes just after, when `row` is indented deeper
+    than the block's key but less than the block's first line (which sets the
+    block's indentation): the line meant as part of the block. Else None."""
+    width = len(lines[row]) - len(lines[row].lstrip(" "))
+    for up in range(row - 1, -1, -1):
+        line = lines[up]
+        if not line.strip():
+            continue
+        indent = len(line) - len(line.lstrip(" "))
+        header = _BLOCK_HEADER.match(line)
+        if header is not None:
+            content = next((i for i in range(up + 1, row) if lines[i].strip()), None)
+            if content is None:
+                return None
+            first = len(lines[content]) - len(lines[content].lstrip(" "))
+            return (content, first) if len(header.group(1)) < width < first else None
+        if indent <= width:     # a line at this line's depth or less: not inside a block
+            return None
+    return None
 
 
 def text_at(lines, mark) -> str:
