@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from rulespec import ast
 from rulespec.errors import IllegalAction
+from .values import slotted_state
 
 CHANCE = -1
 
@@ -59,6 +60,7 @@ class Explicit:
     and which of them sits at which of their positions is not known yet (every
     assignment equally likely). A card in no group has a known position."""
     __slots__ = ("answers", "used", "node", "group", "groups")
+    __getstate__ = slotted_state
 
     def __init__(self):
         self.answers, self.used, self.node = [], 0, None

@@ -22,7 +22,7 @@ from rulespec.errors import LimitError, RuleError
 from . import chance, faults
 from .changes import Watcher, tell
 from .functions import METER_CHUNK, seat, start_meter
-from .values import cards_in, decode, encode
+from .values import cards_in, decode, encode, slotted_state
 
 IN = "$in"      # where a decision's answer waits for its instruction
 LINK_DEPTH = 24     # instructions one linked form may run (Program.finish)
@@ -202,6 +202,11 @@ class Frame:
     def __init__(self, proc: str, env: dict, secret: bool = False, pc: int = 0):
         self.proc, self.env, self.secret, self.pc = proc, env, secret, pc
 
+    def __reduce__(self):
+        """Pickle as a call of Frame: every protocol (0 and 1 refuse a slotted class
+        with no state of its own)."""
+        return Frame, (self.proc, self.env, self.secret, self.pc)
+
     def copy(self) -> "Frame":
         frame = _new(Frame)
         frame.proc, frame.env, frame.secret, frame.pc = self.proc, dict(self.env), self.secret, self.pc
@@ -222,6 +227,7 @@ class Option:
     that picks by index never pays for the words). Compares, hashes, unpacks and
     prints like the pair (label, index)."""
     __slots__ = ("_decision", "index")
+    __getstate__ = slotted_state
 
     def __init__(self, decision: "Decision", index: int):
         self._decision, self.index = decision, index
@@ -271,6 +277,7 @@ class Options(Sequence):
     list it cannot change (`list(options)` for one that can: to shuffle, sort or
     pop). Empty where no decision waits (EMPTY_OPTIONS)."""
     __slots__ = ("_decision", "_made")     # _made: None, the one Option read, or each place's once read
+    __getstate__ = slotted_state
 
     def __len__(self) -> int:
         return len(self._decision.values)

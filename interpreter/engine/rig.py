@@ -13,6 +13,7 @@ a rigged game is as deterministic as any other.
 from __future__ import annotations
 
 from rulespec.errors import RuleError
+from .values import slotted_state
 
 KINDS = ("roll", "shuffle", "draw", "pick")
 
@@ -28,6 +29,7 @@ class Rig:
     taken is reported by the scenario (`queue` stays non-empty)."""
 
     __slots__ = ("queue", "strict")
+    __getstate__ = slotted_state
 
     def __init__(self, outcomes=(), strict: bool = False):
         self.queue = list(outcomes)

@@ -33,6 +33,13 @@ def cards_in(cards, value) -> list:
     return []
 
 
+def slotted_state(obj) -> tuple:
+    """A slotted class's __getstate__: (None, {slot: value} of the slots set), what
+    Python's default gives, but the class's own, which pickle protocols 0 and 1
+    need (they refuse a slotted class with object's)."""
+    return None, {k: getattr(obj, k) for k in type(obj).__slots__ if hasattr(obj, k)}
+
+
 PLAIN_KEYS = frozenset({int, str, float, bool, Seat})    # sort key (1, v): neither none nor a list
 
 

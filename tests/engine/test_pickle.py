@@ -39,6 +39,9 @@ def rest(state, seed: int) -> list:
     return out + [(state.to_json(spec=False), state.scores(), state.winner(), state.events)]
 
 
+PROTOCOLS = range(pickle.HIGHEST_PROTOCOL + 1)     # 0 and 1 refuse a slotted class without its own state
+
+
 @pytest.mark.parametrize("spec, variant, players", CASES)
 def test_a_pickled_state_plays_on_as_the_state_would(spec, variant, players):
     game = shipped(str(ROOT / spec), variant=variant)
@@ -50,11 +53,20 @@ def test_a_pickled_state_plays_on_as_the_state_would(spec, variant, players):
         assert rest(copy, seed=5) == rest(state, seed=5)
 
 
-def test_an_option_pickled_with_its_state_is_taken_there():
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_every_protocol_pickles_a_state_that_plays_on(protocol):
+    game = shipped(str(ROOT / "games/zena.yaml"), variant="advanced")
+    state = played(game, 3, seed=protocol, decisions=9)
+    copy = pickle.loads(pickle.dumps((state, state.legal_actions()), protocol=protocol))[0]
+    assert copy.to_json() == state.to_json() and rest(copy, seed=2) == rest(state, seed=2)
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_an_option_pickled_with_its_state_is_taken_there(protocol):
     game = shipped(str(ROOT / "games/castles.yaml"))
     state = played(game, 2, seed=1, decisions=3)
     option = state.legal_actions()[-1]
-    copy, copied = pickle.loads(pickle.dumps((state, option)))
+    copy, copied = pickle.loads(pickle.dumps((state, option), protocol=protocol))
     assert copied == option and copied.label == option.label
     copy.apply(copied)
     state.apply(option)
@@ -63,10 +75,11 @@ def test_an_option_pickled_with_its_state_is_taken_there():
     assert alone == state.legal_actions()[0]
 
 
-def test_a_state_at_a_chance_node_pickles_with_its_node():
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_a_state_at_a_chance_node_pickles_with_its_node(protocol):
     state = shipped(KUHN).new_state(2, seed=4, chance="explicit")
     assert state.is_chance_node()
-    copy = pickle.loads(pickle.dumps(state))
+    copy = pickle.loads(pickle.dumps(state, protocol=protocol))
     assert copy.is_chance_node() and copy.chance_outcomes() == state.chance_outcomes()
     outcome = state.chance_outcomes()[1][0]
     copy.apply_chance(outcome)
