@@ -187,6 +187,7 @@ class ExpressionSource:
                    "_IB": limits.integer_bound, "_SIZE": limits.size, "_num": lambda r: check_number(r, limits),
                    "_mul": checked_multiply(limits),
                    "_index": _index, "_CARDS": game.cards, "_MCHECK": meter_check,
+                   "_METER": game.meter,    # the game's one meter list, changed in place only
                    "_LX": _list_extreme, "_SX": _short_extreme, "_PYMAX": max, "_PYMIN": min, "_Seat": Seat, "_seat": seat, "_Zone": Zone,
                    "_PZ": {z: [player_zone(z, i) for i in range(game.max_players)]
                            for z in self.names.player_zones}}
@@ -1516,7 +1517,7 @@ class ExpressionSource:
             lines = [f"{walked} = {x}"]
         m, t = self.fresh("m"), self.fresh("t")
         size = walked if ranged else f"len({walked})"
-        meter = [f"{m} = st.game.meter", f"{m}[0] = {t} = {m}[0] + {size}",
+        meter = [f"{m} = _METER", f"{m}[0] = {t} = {m}[0] + {size}",
                  f"if {t} > {m}[1]:", f"    _MCHECK({m})"]
         if proven:
             return lines + meter, f"for {{}} in {walked}"
