@@ -123,7 +123,7 @@ def _menu(st, node, mark, label):
         return None, None
     parts = why_false(st, option.cond, env)
     line, col = mark(option.cond.line, option.cond.col) if mark else (option.cond.line, option.cond.col)
-    return (f"option {label!r} is offered only if {parts} (at {st.game.file}:{line})",
+    return (f"option {label!r} is not offered now: {parts} (its condition at {st.game.file}:{line})",
             (st.game.file, line, col))
 
 

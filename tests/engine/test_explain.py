@@ -74,7 +74,7 @@ def test_a_menu_option_names_its_if(game):
         if state.pending.kind == "menu" and len(state.pending.labels) == 2:
             coins = state.pv["coins"][state.current_player()]
             e = refused(state, "give all but 1 coin for 2 prestige")
-            assert f"offered only if `player.coins >= 6` is false: player.coins = {coins}" in e.message
+            assert f"is not offered now: `player.coins >= 6` is false: player.coins = {coins}" in e.message
             assert e.line == line_of('"give all but 1 coin for 2 prestige" if')
             return
     pytest.fail("no menu without its conditional option found")

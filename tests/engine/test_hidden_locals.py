@@ -80,7 +80,7 @@ def test_the_web_table_does_not_show_it():
     with TestClient(create_app(session, pause=0.01)) as client:
         reply = client.post("/api/seat/1/act", json={"token": session.tokens[0], "labels": ["bet"]}).json()
     html = reply["html"]
-    assert "offered only if" in html and not re.search(r"c\.power = \d", html)
+    assert "is not offered now" in html and not re.search(r"c\.power = \d", html)
 
 
 # ------------------------------------------------------------------ what counts as hidden
