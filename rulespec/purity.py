@@ -36,6 +36,8 @@ _READ = {
 def _when_read(path) -> str | None:
     """When the rule at `path` is read, in words, or None: a rule that runs once."""
     section = path[0]
+    if section == "scenarios":      # a scenario file's expressions (the language server checks them)
+        return _SCENARIO if _step_key(path) else None
     if section in ("actions", "triggers", "end"):
         return _READ.get((section, path[-1]))
     if section == "scoring":
@@ -47,30 +49,39 @@ def check_read_only(spec, rules, names, error_at) -> list:
     """Errors (from `error_at(rule, message, line, col)`): one per call, in a rule
     that only reads the game, of a builtin with an effect (rulespec.builtins.EFFECTS)
     or of a spec function that reaches one."""
-    bodies = {r.path[1]: r.tree for r in rules
-              if r.path[0] == "functions" and r.tree is not None}
-    effect_of = _EffectFinder(bodies)
+    find = EffectFinder({r.path[1]: r.tree for r in rules
+                         if r.path[0] == "functions" and r.tree is not None})
     errors = []
     for rule in rules:
         when = _when_read(rule.path)
         if when is None or rule.tree is None:
             continue
-        for node in ast.walk(rule.tree):
-            if not isinstance(node, ast.Call):
-                continue
-            chain = [node.func] if node.func in EFFECTS else effect_of(node.func)
-            if chain is None:
-                continue
-            how = f"{node.func}() changes the game" if len(chain) == 1 else \
-                f"{node.func}() changes the game ({' → '.join(chain)}())"
-            errors.append(error_at(rule, f"{how}, and {_what(rule.path)} may only read it: the "
-                                         f"engine works it out {when}, so the change would happen "
-                                         f"that often, not once. Make the change in a `do:`",
-                                   node.line, node.col))
+        for node, chain in find.calls(rule.tree):
+            errors.append(error_at(rule, f"{changes(node, chain)}, and {_what(rule.path)} may only "
+                                         f"read it: the engine works it out {when}, so the change "
+                                         f"would happen that often, not once. Make the change in a "
+                                         f"`do:`", node.line, node.col))
     return errors
 
 
+def changes(node, chain) -> str:
+    """'draw() changes the game', with the chain of calls to the effect when it is
+    reached through spec functions."""
+    if len(chain) == 1:
+        return f"{node.func}() changes the game"
+    return f"{node.func}() changes the game ({' → '.join(chain)}())"
+
+
+_SCENARIO = "when the step runs, and an `expect` again to explain a failure"
+
+
+def _step_key(path):
+    return next((k for k in path if k in ("expect", "let", "play_until")), None)
+
+
 def _what(path) -> str:
+    if path[0] == "scenarios":
+        return f"a scenario step's `{_step_key(path)}`"
     if path[0] == "actions":
         return f"action {path[1]}'s `{path[-1]}`"
     if path[0] in ("triggers", "end"):
@@ -82,15 +93,27 @@ def _what(path) -> str:
     return "the heuristic"
 
 
-class _EffectFinder:
-    """For a spec function: the calls from it to the first builtin with an effect
-    it reaches (["f", "g", "draw"]), or None. Each function is looked at once."""
+class EffectFinder:
+    """Which calls reach a builtin with an effect. bodies: {spec function name: its
+    expression tree}; each function is looked at once."""
 
     def __init__(self, bodies: dict):
         self.bodies = bodies
         self.found: dict = {}
 
+    def calls(self, tree) -> list:
+        """[(call node, chain)] for each call in `tree` that has an effect: chain is
+        ["draw"] for a builtin, ["f", "g", "draw"] through spec functions f and g."""
+        out = []
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                chain = [node.func] if node.func in EFFECTS else self(node.func)
+                if chain is not None:
+                    out.append((node, chain))
+        return out
+
     def __call__(self, name):
+        """The chain from spec function `name` to the first effect it reaches, or None."""
         if name not in self.bodies:
             return None
         if name in self.found:

@@ -11,6 +11,7 @@ from rulespec import effects, validate
 from rulespec.shown import private_labels
 from rulespec.builtins import EFFECTS
 from rulespec.identity import spec_id
+from rulespec.purity import EffectFinder, changes
 from rulespec.scope import assigned_names, for_variable
 from rulespec.taint import local_labels
 
@@ -228,6 +229,8 @@ class Game:
         """Compile every rule; quiet=False: no quiet procedure functions (compile.py's
         plan_quiet), when one is past what Python compiles."""
         by_path = {r.path: r for r in rules}
+        # spec functions' trees: a scenario's expression is refused an effect reached through them
+        self._effects = EffectFinder({p[1]: r.tree for p, r in by_path.items() if p[0] == "functions"})
         compiler = Compiler(self, self.names)
         self.programs: dict[str, Program] = {}
         self._snippets: list[tuple] = []    # statement snippets, in order: a pickle replays them
@@ -540,6 +543,11 @@ class Game:
         if kind == "expression":
             tree = parse_expression(text)
             self._known_calls(tree)
+            for node, chain in self._effects.calls(tree)[:1]:
+                raise RuleError(f"{changes(node, chain)}, and a scenario step's expression only "
+                                f"reads the game (an `expect` is read again to explain a failure, "
+                                f"a `play_until` after every decision): make the change in a "
+                                f"`do:` step", line=node.line, col=node.col)
             return guarded(compiler.expr(tree, assigned_names(tree, self.names) | set(names)),
                            "a scenario step")
         tree = parse_statements(text)

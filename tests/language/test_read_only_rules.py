@@ -110,3 +110,41 @@ def test_the_cli_says_where_and_exits_1(tmp_path):
     assert done.returncode == 1 and "Traceback" not in done.stderr + done.stdout
     line, col = where(spec.read_text(), "draw(deck, pile)) > 0")
     assert f"grab.yaml:{line}:{col}: error: draw() changes the game" in done.stdout + done.stderr
+
+
+SCENARIO = """spec: grab.yaml
+players: 2
+seed: 1
+scenarios:
+  - name: "an expectation that draws"
+    steps:
+      - STEP
+"""
+
+
+@pytest.mark.parametrize("step, needle", [
+    ('expect: ["count(draw(deck, pile)) == 1"]', "draw(deck, pile)) == 1"),
+    ('let: {n: "taken()"}', "taken()"),
+])
+def test_a_scenario_step_that_reads_may_not_change_the_game(tmp_path, step, needle):
+    (tmp_path / "grab.yaml").write_text(SPEC.replace("WHEN", "true"))
+    scenario = tmp_path / "draws.yaml"
+    scenario.write_text(SCENARIO.replace("STEP", step))
+    done = subprocess.run([sys.executable, "-m", "interpreter.cli", "scenario", str(scenario)],
+                          capture_output=True, text=True)
+    out = done.stdout + done.stderr
+    line, col = where(scenario.read_text(), needle)
+    assert done.returncode == 1 and "Traceback" not in out
+    assert f"draws.yaml:{line}:{col}: error: step 1: " in out and "changes the game" in out
+    assert "make the change in a `do:` step" in out
+
+
+def test_the_language_server_marks_an_effect_in_a_scenario_expectation(tmp_path):
+    from rulespec.lsp.project import analyze
+    (tmp_path / "grab.yaml").write_text(SPEC.replace("WHEN", "true"))
+    text = SCENARIO.replace("STEP", 'expect: ["count(draw(deck, pile)) == 1"]')
+    result = analyze(str(tmp_path / "draws.yaml"), text)
+    line, col = where(text, "draw(deck, pile)) == 1")
+    (found,) = [d for d in result.diagnostics if "changes the game" in d.message]
+    assert (found.line, found.start) == (line - 1, col - 1)
+    assert "a scenario step's `expect` may only read it" in found.message
