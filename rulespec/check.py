@@ -14,6 +14,7 @@ from . import ast
 from .builtins import KEYWORDS, SIGNATURES
 from .cycles import check_cycles
 from .purity import check_read_only
+from .definite import check_definite_assignment
 from .scope import CARD_FIELDS, LAYOUT_FIELDS, RESULT_KEYS, assigned_names, for_variable  # noqa: F401
 from .dsl import KEYWORDS as RESERVED, parse_expression, parse_statements
 from .errors import RulespecError, SpecErrors
@@ -279,6 +280,7 @@ def check(spec, rules: list[Rule], names: Names, broken=()) -> list[RulespecErro
     errors.extend(check_shown_text(spec, rules, names, error_at))
     errors.extend(check_cycles(spec, rules, names, error_at))
     errors.extend(check_read_only(spec, rules, names, error_at))
+    errors.extend(check_definite_assignment(spec, rules, names, error_at))
     return errors
 
 

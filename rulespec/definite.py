@@ -1,0 +1,169 @@
+"""Definite assignment: every local a rule reads has a value on every path there.
+
+A rule's locals are the names it gives a value (rulespec.scope.assigned_names),
+and each is the rule's local everywhere in it, as in Python. Read before any
+value reaches it, on some path, it failed only when play took that path:
+`players[0].wins = y` then `y = 5` validated, and the game stopped at once with
+"'y' has no value here". A local named like a constant of the spec hides the
+constant in the whole rule, so `x = cap` before `cap = 5` read nothing either.
+
+The analysis is the usual forward one over the statements (as Java's, say): the
+set of locals surely given a value grows along a block; after an `if` it is
+what every branch gives (a branch that ends the rule, by `return` or `end
+game`, gives everything); after a loop it is what held before it, since the
+body may not run; a menu's options and a turn's `else` are branches. A read of
+a local outside the set is refused at the read. A loop that reads on its first
+turn what it gives on later ones is refused too: give the local a value before
+the loop (`prev = none`).
+"""
+from __future__ import annotations
+
+from . import ast
+from .scope import assigned_names
+
+EVERYTHING = None   # what an ended path gives: every local (the meet's unit)
+
+
+def check_definite_assignment(spec, rules, names, error_at) -> list:
+    """Errors (from `error_at(rule, message, line, col)`): one per local (per rule)
+    read where some path reaches it with no value, at its first such read."""
+    errors = []
+    for rule in rules:
+        if rule.kind != "statements" or rule.tree is None:
+            continue
+        locals_ = assigned_names(rule.tree, names) - set(rule.scope)
+        if not locals_:
+            continue
+        walk = _Walk(locals_)
+        walk.block(rule.tree.body, frozenset())
+        for name, (node, in_loop) in walk.unset.items():
+            given = walk.given.get(name)
+            line = spec.text_position(rule.path, given.line, given.col)[0] if given else None
+            errors.append(error_at(rule, _message(name, names, line, in_loop), node.line, node.col))
+    return errors
+
+
+def _message(name, names, given_at, in_loop) -> str:
+    at = f" (it is given one at line {given_at})" if given_at is not None else ""
+    text = (f"'{name}' may have no value here: a path reaches this line without giving it "
+            f"one{at}. Give it a value before this line on every path")
+    if in_loop:
+        text += f" (before the loop, if its first turn reads it: `{name} = none`)"
+    kind, _ = names.resolve(name, set())
+    if kind != "unknown":
+        text += (f". '{name}' is also the spec's {kind}, which this rule cannot read: a name "
+                 f"given a value in a rule is the rule's own local in all of it, so choose "
+                 f"another name for the local")
+    return text
+
+
+class _Walk:
+    """The forward walk of one rule: `unset` holds each local's first read with no
+    value on some path; `given`, its first assignment (for the message)."""
+
+    def __init__(self, locals_):
+        self.locals = locals_
+        self.unset: dict = {}   # name -> (its first read with no value, whether inside a loop)
+        self.given: dict = {}
+        self.loops = 0
+
+    # ------------------------------------------------------------ statements
+    def block(self, body, have):
+        for stmt in body:
+            if have is EVERYTHING:
+                return EVERYTHING   # the rest cannot run: nothing to check there
+            have = self.statement(stmt, have)
+        return have
+
+    def statement(self, node, have):
+        if isinstance(node, ast.Block):
+            return self.block(node.body, have)
+        if isinstance(node, (ast.Assign, ast.ChooseOne, ast.ChooseNumber, ast.ChooseSeveral,
+                             ast.Auction)):
+            for part in _parts(node, skip="target"):
+                self.reads(part, have)
+            return self.store(node.target, have)
+        if isinstance(node, ast.AugAssign):
+            self.reads(node.target, have)
+            self.reads(node.value, have)
+            return have
+        if isinstance(node, ast.If):
+            self.reads(node.cond, have)
+            return _meet(self.block(node.body, have), self.block(node.orelse, have))
+        if isinstance(node, (ast.For, ast.Secretly)):
+            self.reads(node.iter, have)
+            inside = have | {node.var}
+            if getattr(node, "where", None) is not None:
+                self.reads(node.where, inside)
+            self.loop(node.body, inside)
+            return have
+        if isinstance(node, ast.While):
+            self.reads(node.cond, have)
+            self.loop(node.body, have)
+            return have
+        if isinstance(node, ast.Menu):
+            self.reads(node.by, have)
+            after = EVERYTHING
+            for option in node.options:
+                if option.cond is not None:
+                    self.reads(option.cond, have)
+                after = _meet(after, self.block(option.body, have))
+            return have if after is EVERYTHING and not node.options else after
+        if isinstance(node, ast.Turn):
+            self.reads(node.player, have)
+            return _meet(have, self.block(node.orelse, have)) if node.orelse else have
+        if isinstance(node, (ast.Return, ast.EndGame)):
+            for part in _parts(node):
+                self.reads(part, have)
+            return EVERYTHING
+        for part in _parts(node):       # a call, a signal, a phase, pass
+            self.reads(part, have)
+        return have
+
+    def loop(self, body, have):
+        self.loops += 1
+        self.block(body, have)
+        self.loops -= 1
+
+    def store(self, target, have):
+        if isinstance(target, ast.Name):
+            if target.id in self.locals:
+                self.given.setdefault(target.id, target)
+                return have | {target.id}
+            return have
+        self.reads(target, have)     # `m[k] = v`, `p.x = v`: m, k and p are read
+        return have
+
+    # ------------------------------------------------------------ expressions
+    def reads(self, node, have):
+        if node is None:
+            return
+        if isinstance(node, ast.Name):
+            if node.id in self.locals and node.id not in have and node.id not in self.unset:
+                self.unset[node.id] = (node, self.loops > 0)
+            return
+        if isinstance(node, ast.Comprehension):
+            self.reads(node.iter, have)
+            inside = have | {node.var}
+            self.reads(node.elt, inside)
+            self.reads(node.cond, inside)
+            return
+        for child in ast.children(node):
+            self.reads(child, have)
+
+
+def _parts(node, skip=None):
+    """The nodes directly under a statement node, its field `skip` left out."""
+    for name in node.__slots__:
+        if name != skip:
+            yield from ast._children(getattr(node, name))
+
+
+def _meet(a, b):
+    """What holds after two branches join: a local given on both (an ended branch
+    gives everything)."""
+    if a is EVERYTHING:
+        return b
+    if b is EVERYTHING:
+        return a
+    return a & b

@@ -1,0 +1,106 @@
+"""A local read where some path gives it no value is refused by validate
+(rulespec/definite.py), at the read.
+
+Found by trying: `players[0].wins = y` then `y = 5` validated, and play stopped at
+once with "'y' has no value here"; `x = cap` before a `cap = 5` read the rule's
+local, not the constant. Every such spec is now an error at its line and column,
+and what must stay valid stays so (both branches giving a value, a branch that
+ends the rule, a loop's own variable, parameters, comprehensions).
+"""
+from __future__ import annotations
+
+import pytest
+
+from rulespec import validate
+from rulespec.errors import SpecErrors
+
+HEAD = """game: G
+players: {min: 2, max: 2}
+constants: {cap: 3}
+per_player: {wins: {start: 0}}
+procedures:
+  award: {params: [p, n], do: "p.wins += n"}
+actions:
+  win:
+    for: n in [1, 2]
+    do: |
+      player.wins += n
+flow: |
+BODY
+  award(players[0], 1)
+  turn players[1]: win
+  end game "done"
+scoring:
+  score: p.wins
+"""
+
+
+def spec(body: str) -> str:
+    return HEAD.replace("BODY", "\n".join("  " + line for line in body.strip("\n").split("\n")))
+
+
+def errors_of(text: str) -> list:
+    with pytest.raises(SpecErrors) as info:
+        validate("game.yaml", text=text)
+    return [e for e in info.value.errors if "may have no value here" in e.message]
+
+
+def where(text: str, needle: str, nth: int = 0) -> tuple[int, int]:
+    at = -1
+    for _ in range(nth + 1):
+        at = text.index(needle, at + 1)
+    return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
+
+
+REFUSED = {
+    "read before it is given": ("players[0].wins = y\ny = 5", "y\n", 0),
+    "given on one branch": ("if nplayers > 1:\n    y = 1\nplayers[0].wins = y", "y\n", 0),
+    "given in a loop's body only": ("for p in players:\n    y = 1\nplayers[0].wins = y", "y\n", 0),
+    "a loop's first turn": ("for p in players:\n    p.wins = prev\n    prev = 1", "prev\n", 0),
+    "given in one menu option": ('choose by players[0]:\n    "a":\n        y = 1\n    "b":\n        pass\n'
+                                 "players[0].wins = y", "y\n", 0),
+    "a while loop's body": ("n = 0\nwhile n < 2:\n    n += 1\n    y = n\nplayers[0].wins = y", "y\n", 0),
+    "an augmented assignment first": ("y += 1\ny = 2", "y += 1", 0),
+    "the local's own item": ("m[0] = 1\nm = [0]", "m[0]", 0),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_a_read_with_no_value_on_some_path_is_refused_at_the_read(case):
+    body, needle, nth = REFUSED[case]
+    text = spec(body)
+    (error,) = errors_of(text)
+    assert (error.line, error.col) == where(text, needle, nth), error.message
+    name = needle.split()[0].split("[")[0]
+    assert error.message.startswith(f"'{name}' may have no value here: a path reaches this line")
+
+
+def test_the_message_names_where_it_is_given_and_the_loop_remedy():
+    text = spec("for p in players:\n    p.wins = prev\n    prev = 1")
+    (error,) = errors_of(text)
+    assert f"(it is given one at line {where(text, 'prev = 1')[0]})" in error.message
+    assert "(before the loop, if its first turn reads it: `prev = none`)" in error.message
+
+
+def test_a_local_named_like_a_constant_says_it_hides_the_constant():
+    text = spec("players[0].wins = cap\ncap = 5")
+    (error,) = errors_of(text)
+    assert (error.line, error.col) == where(text, "cap\n")
+    assert "'cap' is also the spec's constant, which this rule cannot read" in error.message
+
+
+ACCEPTED = {
+    "both branches": "if nplayers > 1:\n    y = 1\nelse:\n    y = 2\nplayers[0].wins = y",
+    "an ended branch": 'if nplayers > 1:\n    y = 1\nelse:\n    end game "short"\nplayers[0].wins = y',
+    "every menu option": ('choose by players[0]:\n    "a":\n        y = 1\n    "b":\n        y = 2\n'
+                          "players[0].wins = y"),
+    "a loop's variable and a comprehension's": "for p in players:\n    p.wins = count([q for q in players if q != p])",
+    "given before the loop": "prev = 0\nfor p in players:\n    p.wins = prev\n    prev = 1",
+    "a choice's answer": "y = choose one of [1, 2] by players[0]\nplayers[0].wins = y",
+    "a procedure's and an action's parameters": "award(players[1], 2)",
+}
+
+
+@pytest.mark.parametrize("case", sorted(ACCEPTED))
+def test_a_local_given_on_every_path_is_accepted(case):
+    validate("game.yaml", text=spec(ACCEPTED[case]))
