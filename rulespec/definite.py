@@ -11,7 +11,8 @@ The analysis is the usual forward one over the statements (as Java's, say): the
 set of locals surely given a value grows along a block; after an `if` it is
 what every branch gives (a branch that ends the rule, by `return` or `end
 game`, gives everything); after a loop it is what held before it, since the
-body may not run; a menu's options and a turn's `else` are branches. A read of
+body may not run (unless it walks a list written out with items, and no
+`where`); a menu's options and a turn's `else` are branches. A read of
 a local outside the set is refused at the read. A loop that reads on its first
 turn what it gives on later ones is refused too: give the local a value before
 the loop (`prev = none`).
@@ -95,7 +96,9 @@ class _Walk:
             inside = have | {node.var}
             if getattr(node, "where", None) is not None:
                 self.reads(node.where, inside)
-            self.loop(node.body, inside)
+            after = self.loop(node.body, inside)
+            if _runs_once(node):    # `for k in [1, 2]:` with no `where`: its body surely runs
+                return after
             return have
         if isinstance(node, ast.While):
             self.reads(node.cond, have)
@@ -122,8 +125,9 @@ class _Walk:
 
     def loop(self, body, have):
         self.loops += 1
-        self.block(body, have)
+        after = self.block(body, have)
         self.loops -= 1
+        return after
 
     def store(self, target, have):
         if isinstance(target, ast.Name):
@@ -157,6 +161,12 @@ def _parts(node, skip=None):
     for name in node.__slots__:
         if name != skip:
             yield from ast._children(getattr(node, name))
+
+
+def _runs_once(node) -> bool:
+    """A `for` over a list written out with items, and no `where`: it runs its body."""
+    return (isinstance(node, ast.For) and node.where is None
+            and isinstance(node.iter, ast.ListLit) and bool(node.iter.items))
 
 
 def _meet(a, b):

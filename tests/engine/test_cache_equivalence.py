@@ -177,7 +177,7 @@ scoring:
 '''
 
 
-def test_quiet_procedures_run_as_functions_and_change_no_game(monkeypatch):
+def test_quiet_procedures_run_as_functions_and_change_no_game(monkeypatch, unassigned_reads_allowed):
     """A procedure that starts no rule (a `choose` under an `if` on a false constant
     does not count) runs as one function called straight from its caller: the same
     games, return values (and the caller's "$ret" a call as a statement leaves), the

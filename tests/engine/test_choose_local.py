@@ -9,6 +9,9 @@ from interpreter.engine.game import Game, load_game
 from rulespec.errors import RulespecError
 from tests.playout import every_state
 
+# specs that read a local where it may have no value, on purpose (conftest.py)
+pytestmark = pytest.mark.usefixtures("unassigned_reads_allowed")
+
 SPEC = """
 game: Pick
 players: {min: 2, max: 2}

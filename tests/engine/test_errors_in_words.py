@@ -9,7 +9,7 @@ import pytest
 from interpreter import load_game
 from interpreter.engine import faults, game as game_module
 from interpreter.engine.flow import quiet_exit
-from rulespec.errors import RuleError
+from rulespec.errors import RuleError, SpecErrors
 from tests.engine.test_cache_equivalence import fault_both_ways
 
 PYTHON_WORDS = re.compile(r"TypeError|KeyError|ValueError|IndexError|ZeroDivisionError|"
@@ -104,7 +104,17 @@ def test_key_error_of_a_map():
     assert error.message == "{corn: 2, wine: 3} (a map) has no key \"salt\" (text) (in the flow)"
 
 
-def test_key_error_of_a_local_set_on_one_path_only():
+def test_a_local_set_on_one_path_only_is_refused_before_play():
+    # play said "'k' has no value here" once it got there; validate says it now
+    # (rulespec/definite.py; tests/language/test_definite_assignment.py)
+    with pytest.raises(SpecErrors) as refused:
+        _error("  if n > 0:\n      k = 1\n  n = k\n")
+    (error,) = refused.value.errors
+    assert error.message.startswith("'k' may have no value here: a path reaches this line without giving it one")
+    assert (error.line, error.col) == (24, 7)
+
+
+def test_key_error_of_a_local_set_on_one_path_only(unassigned_reads_allowed):
     error = _error("  if n > 0:\n      k = 1\n  n = k\n")
     assert error.message == "'k' has no value here: it is given one only on some paths before this line (in the flow)"
     assert (error.line, error.col) == (24, 7)

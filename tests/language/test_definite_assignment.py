@@ -56,6 +56,7 @@ REFUSED = {
     "read before it is given": ("players[0].wins = y\ny = 5", "y\n", 0),
     "given on one branch": ("if nplayers > 1:\n    y = 1\nplayers[0].wins = y", "y\n", 0),
     "given in a loop's body only": ("for p in players:\n    y = 1\nplayers[0].wins = y", "y\n", 0),
+    "a written-out loop with a where": ("for k in [1, 2] where k > 1:\n    y = 1\nplayers[0].wins = y", "y\n", 0),
     "a loop's first turn": ("for p in players:\n    p.wins = prev\n    prev = 1", "prev\n", 0),
     "given in one menu option": ('choose by players[0]:\n    "a":\n        y = 1\n    "b":\n        pass\n'
                                  "players[0].wins = y", "y\n", 0),
@@ -96,6 +97,7 @@ ACCEPTED = {
                           "players[0].wins = y"),
     "a loop's variable and a comprehension's": "for p in players:\n    p.wins = count([q for q in players if q != p])",
     "given before the loop": "prev = 0\nfor p in players:\n    p.wins = prev\n    prev = 1",
+    "a loop over items written out": "for k in [1, 2]:\n    y = k\nplayers[0].wins = y",
     "a choice's answer": "y = choose one of [1, 2] by players[0]\nplayers[0].wins = y",
     "a procedure's and an action's parameters": "award(players[1], 2)",
 }
