@@ -8,10 +8,12 @@ spec whose shown text reads what its reader may not see, at the line, saying
 what is hidden from whom. What is shown, and to whom:
 
     action `label:` (or, without one, its `for:` value)  the deciding seat `player`
-    `choose ... of OPTIONS by P`, `choose number`, bids    P and, unless the round is
-                                                          secret, every seat: values must be
-                                                          public; cards may be offered from any
-                                                          zone (choosing shows P the cards, the
+    `choose ... of OPTIONS by P`, `choose number`, bids    P; and, unless the round is
+                                                          secret, every seat, which reads '?'
+                                                          where the options hold P's own
+                                                          owner-only values (private_choices);
+                                                          cards may be offered from any zone
+                                                          (choosing shows P the cards, the
                                                           others read '?': visibility.decision_text)
     a `choose by P` menu's option conditions               P
     `as "... {x} ..."` (a local in a question)             the deciding seat
@@ -117,6 +119,19 @@ def check_shown_text(spec, rules, names, error_at) -> list:
     return _Checker(spec, rules, names, error_at).run()
 
 
+def private_choices(spec, rules, names) -> set:
+    """The file lines of the choices (`choose ... of`, `choose number`, auctions) whose
+    options hold anything but public values and cards: the decider's own owner-only
+    values, which this check lets the options read (the decider sees them). The
+    others read such a choice as '?' (visibility.decision_text), since its label is
+    made from them: `choose one of [p.gold, 0] by p` showed P2 P1's gold. A card
+    offered is not in it: whether a seat sees a card is asked at the card."""
+    checker = _Checker(spec, rules, names, lambda *a: None)
+    checker.run()
+    return {spec.text_position(rule.path, node.line, node.col)[0]
+            for rule, node in checker.private.values()}
+
+
 def private_labels(spec, rules, names) -> dict:
     """{action: "hide" or "remake"} for the actions whose label reads anything not
     public, as the other seats read it (visibility.decision_text): "remake" its label
@@ -152,6 +167,7 @@ class _Checker:
         self.memo: dict = {}
         self.active: set = set()
         self.checking = False
+        self.private: dict = {}     # id(choice node) -> (rule, node): options not all public
 
     # ------------------------------------------------------------- the rules
     def run(self) -> list:
@@ -284,6 +300,8 @@ class _Checker:
         parts = [getattr(node, k) for k in ("options", "count", "low", "high", "opening",
                                              "raise_", "limit") if getattr(node, k, None) is not None]
         offered = join(*(self.expr(p, frame) for p in parts))
+        if offered.seen:
+            self.private[id(node)] = (frame.rule, node)
         for part in parts:
             self.require(frame.rule, part, self.expr(part, frame).whole(), {by},
                          f"the options of this decision are shown to the deciding seat ({by})")

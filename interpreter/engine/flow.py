@@ -23,6 +23,7 @@ from . import chance, faults
 from .changes import Watcher, tell
 from .functions import METER_CHUNK, seat, start_meter
 from .values import cards_in, decode, encode, slotted_state
+from .visibility import private_choice
 
 IN = "$in"      # where a decision's answer waits for its instruction
 LINK_DEPTH = 24     # instructions one linked form may run (Program.finish)
@@ -427,7 +428,8 @@ def ask(st, fr, player, values, labels=None, kind="one", namer=None, fresh=False
         label = Decision(int(player), labels, list(values), kind, namer=namer).labels[0]
         # a label reading the decider's own values reads '?' to the others, as a secret
         # choice's does (visibility.decision_text remakes it; a record cannot)
-        private = kind == "action" and values[0].__class__ is tuple and values[0][0] in game.private_labels
+        private = (kind == "action" and values[0].__class__ is tuple and values[0][0] in game.private_labels
+                   or private_choice(game, kind, game.programs[fr.proc].lines[fr.pc - 1][1], values[0]))
         tell(st, "forced", st.game.seat_name(int(player)), label,
              seat=int(player), **secret,
              on=[int(player), bool(secret) or private, _zones_of(st, values[0])])   # for redact_change

@@ -8,7 +8,7 @@ from itertools import repeat
 
 from rulespec import ast as rulespec_ast
 from rulespec import effects, validate
-from rulespec.shown import private_labels
+from rulespec.shown import private_choices, private_labels
 from rulespec.builtins import EFFECTS
 from rulespec.identity import spec_id
 from rulespec.purity import EffectFinder, changes
@@ -196,6 +196,8 @@ class Game:
         self._compile(checked.rules)
         # labels others read as made from what they see (visibility.decision_text)
         self.private_labels = private_labels(spec, checked.rules, names)
+        # lines of the choices whose options read the decider's own values: '?' to the others
+        self.private_choices = frozenset(private_choices(spec, checked.rules, names))
         self.menu_keys = tuple(self.menu_keys)   # rules compiled later (scenarios) add none
 
     def _build_cards(self, data):

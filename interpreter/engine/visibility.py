@@ -314,11 +314,23 @@ def decision_text(state, option, seat) -> str:
         return HIDDEN_TEXT
     index = state._index_of(option)
     value = decision.values[index]
+    if private_choice(state.game, decision.kind, decision.where[1], value):
+        return HIDDEN_TEXT
     if any(not sees_card(state, card, seat) for card in cards_in(state.game.cards, value)):
         return HIDDEN_TEXT
     if decision.kind == "action" and isinstance(value, tuple):
         return _action_label(state, decision.player, value, seat, str(label))
     return str(label)
+
+
+def private_choice(game, kind, line, value) -> bool:
+    """Whether a choice's `value` reads as '?' to the seats that did not make it:
+    the choice at this line of the spec offers the decider's own owner-only values
+    (rulespec/shown.py: private_choices). A card offered is shown by where it lies
+    instead, and a `choose up to`'s "done", the engine's word, by everyone."""
+    if kind == "action" or line not in game.private_choices or cards_in(game.cards, value):
+        return False
+    return not (kind == "several" and value == "done")
 
 
 def _action_label(state, player, value, seat, label) -> str:
