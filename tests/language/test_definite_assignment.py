@@ -63,6 +63,7 @@ REFUSED = {
     "a while loop's body": ("n = 0\nwhile n < 2:\n    n += 1\n    y = n\nplayers[0].wins = y", "y\n", 0),
     "an augmented assignment first": ("y += 1\ny = 2", "y += 1", 0),
     "the local's own item": ("m[0] = 1\nm = [0]", "m[0]", 0),
+    "a question's {placeholder}": ('x = choose one of [1, 2] by players[0] as "Take {y}?"\ny = 3', "x = choose", 0),
 }
 
 
@@ -72,7 +73,7 @@ def test_a_read_with_no_value_on_some_path_is_refused_at_the_read(case):
     text = spec(body)
     (error,) = errors_of(text)
     assert (error.line, error.col) == where(text, needle, nth), error.message
-    name = needle.split()[0].split("[")[0]
+    name = "y" if "{y}" in body else needle.split()[0].split("[")[0]
     assert error.message.startswith(f"'{name}' may have no value here: a path reaches this line")
 
 
