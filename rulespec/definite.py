@@ -11,8 +11,9 @@ The analysis is the usual forward one over the statements (as Java's, say): the
 set of locals surely given a value grows along a block; after an `if` it is
 what every branch gives (a branch that ends the rule, by `return` or `end
 game`, gives everything); after a loop it is what held before it, since the
-body may not run (unless it walks a list written out with items, and no
-`where`); a menu's options and a turn's `else` are branches. A read of
+body may not run (unless, with no `where`, it walks what is never empty:
+`players`, a list written out or a constant list with items, `range` of numbers
+written out); a menu's options and a turn's `else` are branches. A read of
 a local outside the set is refused at the read. A loop that reads on its first
 turn what it gives on later ones is refused too: give the local a value before
 the loop (`prev = none`).
@@ -35,20 +36,34 @@ def check_definite_assignment(spec, rules, names, error_at) -> list:
     for rule in rules:
         if rule.kind != "statements" or rule.tree is None:
             continue
-        locals_ = assigned_names(rule.tree, names) - set(rule.scope)
-        if not locals_:
-            continue
-        walk = _Walk(locals_)
-        walk.block(rule.tree.body, frozenset())
-        for name, (node, in_loop) in walk.unset.items():
-            given = walk.given.get(name)
-            line = spec.text_position(rule.path, given.line, given.col)[0] if given else None
-            errors.append(error_at(rule, _message(name, names, line, in_loop), node.line, node.col))
+        place = lambda line, col, rule=rule: spec.text_position(rule.path, line, col)  # noqa: E731
+        for name, node, message in unassigned_reads(rule.tree, names, set(rule.scope), place):
+            errors.append(error_at(rule, message, node.line, node.col))
     return errors
 
 
-def _message(name, names, given_at, in_loop) -> str:
-    at = f" (it is given one at line {given_at})" if given_at is not None else ""
+def unassigned_reads(tree, names, given=frozenset(), place=None) -> list:
+    """[(local, its first read with no value on some path, the message)] of a parsed
+    block of statements. given: names that have a value from the start (parameters,
+    a scenario's `let:` names); place(line, col) -> (line, col) in the file, for the
+    message to say where the local is given (None: it does not say)."""
+    locals_ = assigned_names(tree, names) - set(given)
+    if not locals_:
+        return []
+    walk = _Walk(locals_, names)
+    walk.block(tree.body, frozenset())
+    out = []
+    for name, (node, in_loop) in walk.unset.items():
+        given_by = walk.given.get(name)
+        line = place(given_by.line, given_by.col)[0] if given_by and place else None
+        read_at = place(node.line, node.col)[0] if place else None
+        out.append((name, node, _message(name, names, line, read_at, in_loop)))
+    return out
+
+
+def _message(name, names, given_at, read_at, in_loop) -> str:
+    at = "" if given_at is None else f" (it is given one at line {given_at})" if given_at != read_at \
+        else " (this line gives it one only after reading it)"
     text = (f"'{name}' may have no value here: a path reaches this line without giving it "
             f"one{at}. Give it a value before this line on every path")
     if in_loop:
@@ -65,8 +80,8 @@ class _Walk:
     """The forward walk of one rule: `unset` holds each local's first read with no
     value on some path; `given`, its first assignment (for the message)."""
 
-    def __init__(self, locals_):
-        self.locals = locals_
+    def __init__(self, locals_, names):
+        self.locals, self.names = locals_, names
         self.unset: dict = {}   # name -> (its first read with no value, whether inside a loop)
         self.given: dict = {}
         self.loops = 0
@@ -84,8 +99,12 @@ class _Walk:
             self.reads(ast.Name(node.line, node.col, name), have)   # `as "... {x} ..."` reads x
         if isinstance(node, ast.Block):
             return self.block(node.body, have)
-        if isinstance(node, (ast.Assign, ast.ChooseOne, ast.ChooseNumber, ast.ChooseSeveral,
-                             ast.Auction)):
+        if isinstance(node, ast.Auction):     # its opening, raise, limit and starter see `bidder`
+            self.reads(node.among, have)
+            for part in (node.opening, node.raise_, node.limit, node.starter):
+                self.reads(part, have | {"bidder"})
+            return self.store(node.target, have)
+        if isinstance(node, (ast.Assign, ast.ChooseOne, ast.ChooseNumber, ast.ChooseSeveral)):
             for part in _parts(node, skip="target"):
                 self.reads(part, have)
             return self.store(node.target, have)
@@ -102,9 +121,7 @@ class _Walk:
             if getattr(node, "where", None) is not None:
                 self.reads(node.where, inside)
             after = self.loop(node.body, inside)
-            if _runs_once(node):    # `for k in [1, 2]:` with no `where`: its body surely runs
-                return after
-            return have
+            return after if self.runs(node) else have
         if isinstance(node, ast.While):
             self.reads(node.cond, have)
             self.loop(node.body, have)
@@ -127,6 +144,24 @@ class _Walk:
         for part in _parts(node):       # a call, a signal, a phase, pass
             self.reads(part, have)
         return have
+
+    def runs(self, node) -> bool:
+        """A loop with no `where` over what is never empty runs its body: `players`, a
+        list written out with items, a constant list with items, range of two numbers
+        written out, from below to above."""
+        if getattr(node, "where", None) is not None:
+            return False
+        items = node.iter
+        if isinstance(items, ast.ListLit):
+            return bool(items.items)
+        if isinstance(items, ast.Name) and items.id not in self.locals:
+            kind, value = self.names.resolve(items.id, set())
+            return kind == "players" or kind == "constant" and isinstance(value, list) and bool(value)
+        if isinstance(items, ast.Call) and items.func == "range" and not items.kwargs \
+                and all(isinstance(a, ast.Number) for a in items.args) and items.args:
+            bounds = [a.value for a in items.args]
+            return (bounds[0] > 0) if len(bounds) == 1 else bounds[0] < bounds[1]
+        return False
 
     def loop(self, body, have):
         self.loops += 1
@@ -166,12 +201,6 @@ def _parts(node, skip=None):
     for name in node.__slots__:
         if name != skip:
             yield from ast._children(getattr(node, name))
-
-
-def _runs_once(node) -> bool:
-    """A `for` over a list written out with items, and no `where`: it runs its body."""
-    return (isinstance(node, ast.For) and node.where is None
-            and isinstance(node.iter, ast.ListLit) and bool(node.iter.items))
 
 
 def _meet(a, b):

@@ -11,7 +11,8 @@ an effect at the call, also where it sits in a spec function the rule calls
 (named with the chain of calls). Statements (`do:`, the flow, phases) and the
 functions they call may have effects: each of their expressions runs once.
 
-Triggers' `when` is a read too: it is tested for every trigger on a signal.
+Triggers' `when` is a read too: it is tested for every trigger on a signal; and
+an auction's opening, raise and limit, read at every bid.
 """
 from __future__ import annotations
 
@@ -53,6 +54,8 @@ def check_read_only(spec, rules, names, error_at) -> list:
                          if r.path[0] == "functions" and r.tree is not None})
     errors = []
     for rule in rules:
+        if rule.kind == "statements" and rule.tree is not None:
+            errors += _auction_effects(rule, find, error_at)
         when = _when_read(rule.path)
         if when is None or rule.tree is None:
             continue
@@ -61,6 +64,22 @@ def check_read_only(spec, rules, names, error_at) -> list:
                                          f"read it: the engine works it out {when}, so the change "
                                          f"would happen that often, not once. Make the change in a "
                                          f"`do:`", node.line, node.col))
+    return errors
+
+
+def _auction_effects(rule, find, error_at) -> list:
+    """An auction's opening, raise and limit are read again at every bid: no effect."""
+    errors = []
+    for auction in ast.walk(rule.tree):
+        if not isinstance(auction, ast.Auction):
+            continue
+        for part in (auction.opening, auction.raise_, auction.limit):
+            for node, chain in find.calls(part) if part is not None else ():
+                errors.append(error_at(rule, f"{changes(node, chain)}, and an auction's opening, "
+                                             f"raise and limit may only read it: the engine works "
+                                             f"them out at every bid, so the change would happen "
+                                             f"that often. Make the change before the auction",
+                                       node.line, node.col))
     return errors
 
 
@@ -95,11 +114,25 @@ def _what(path) -> str:
 
 class EffectFinder:
     """Which calls reach a builtin with an effect. bodies: {spec function name: its
-    expression tree}; each function is looked at once."""
+    expression tree}. Which functions reach one is found for all at once, to a fixed
+    point (a function reaches an effect through any callee that does, however the
+    functions call each other)."""
 
     def __init__(self, bodies: dict):
-        self.bodies = bodies
-        self.found: dict = {}
+        calls = {name: [n.func for n in ast.walk(tree) if isinstance(n, ast.Call)]
+                 for name, tree in bodies.items()}
+        self.found: dict = {}      # function -> its chain to an effect, for those that reach one
+        changed = True
+        while changed:
+            changed = False
+            for name, called in calls.items():
+                if name in self.found:
+                    continue
+                for func in called:     # the first call, in order, that is or reaches an effect
+                    if func in EFFECTS or func in self.found:
+                        self.found[name] = [name] + ([func] if func in EFFECTS else self.found[func])
+                        changed = True
+                        break
 
     def calls(self, tree) -> list:
         """[(call node, chain)] for each call in `tree` that has an effect: chain is
@@ -107,22 +140,7 @@ class EffectFinder:
         out = []
         for node in ast.walk(tree):
             if isinstance(node, ast.Call):
-                chain = [node.func] if node.func in EFFECTS else self(node.func)
+                chain = [node.func] if node.func in EFFECTS else self.found.get(node.func)
                 if chain is not None:
                     out.append((node, chain))
         return out
-
-    def __call__(self, name):
-        """The chain from spec function `name` to the first effect it reaches, or None."""
-        if name not in self.bodies:
-            return None
-        if name in self.found:
-            return self.found[name]
-        self.found[name] = None     # a function that calls itself: no effect through that call
-        for node in ast.walk(self.bodies[name]):
-            if isinstance(node, ast.Call):
-                rest = [node.func] if node.func in EFFECTS else self(node.func)
-                if rest is not None:
-                    self.found[name] = [name] + rest
-                    break
-        return self.found[name]

@@ -11,6 +11,7 @@ from rulespec import effects, validate
 from rulespec.shown import private_choices, private_labels
 from rulespec.builtins import EFFECTS
 from rulespec.identity import spec_id
+from rulespec.definite import unassigned_reads
 from rulespec.purity import EffectFinder, changes
 from rulespec.scope import assigned_names, for_variable
 from rulespec.taint import local_labels
@@ -545,6 +546,11 @@ class Game:
         if kind == "expression":
             tree = parse_expression(text)
             self._known_calls(tree)
+            for node in rulespec_ast.walk(tree):
+                if isinstance(node, rulespec_ast.Call) and node.func in self.names.procedures:
+                    raise RuleError(f"procedure '{node.func}' may ask players to decide, so it can "
+                                    f"only be called as a statement (in a `do:` step)",
+                                    line=node.line, col=node.col)
             for node, chain in self._effects.calls(tree)[:1]:
                 raise RuleError(f"{changes(node, chain)}, and a scenario step's expression only "
                                 f"reads the game (an `expect` is read again to explain a failure, "
@@ -554,6 +560,8 @@ class Game:
                            "a scenario step")
         tree = parse_statements(text)
         self._known_calls(tree)
+        for name, node, message in unassigned_reads(tree, self.names, set(names)):
+            raise RuleError(message, line=node.line, col=node.col)
         key = f"{'scenario' if scenario else 'snippet'}:{len(self.programs)}"
         compiler.program = Program(key, "a scenario step")
         compiler.block(tree.body, assigned_names(tree, self.names) | set(names))

@@ -16,7 +16,7 @@ from rulespec.errors import SpecErrors
 
 HEAD = """game: G
 players: {min: 2, max: 2}
-constants: {cap: 3}
+constants: {cap: 3, flags: [1, 2]}
 per_player: {wins: {start: 0}}
 procedures:
   award: {params: [p, n], do: "p.wins += n"}
@@ -55,7 +55,8 @@ def where(text: str, needle: str, nth: int = 0) -> tuple[int, int]:
 REFUSED = {
     "read before it is given": ("players[0].wins = y\ny = 5", "y\n", 0),
     "given on one branch": ("if nplayers > 1:\n    y = 1\nplayers[0].wins = y", "y\n", 0),
-    "given in a loop's body only": ("for p in players:\n    y = 1\nplayers[0].wins = y", "y\n", 0),
+    "given in a loop's body only": ("for p in players where p.wins > 0:\n    y = 1\nplayers[0].wins = y",
+                                    "y\n", 0),
     "a written-out loop with a where": ("for k in [1, 2] where k > 1:\n    y = 1\nplayers[0].wins = y", "y\n", 0),
     "a loop's first turn": ("for p in players:\n    p.wins = prev\n    prev = 1", "prev\n", 0),
     "given in one menu option": ('choose by players[0]:\n    "a":\n        y = 1\n    "b":\n        pass\n'
@@ -99,6 +100,11 @@ ACCEPTED = {
     "a loop's variable and a comprehension's": "for p in players:\n    p.wins = count([q for q in players if q != p])",
     "given before the loop": "prev = 0\nfor p in players:\n    p.wins = prev\n    prev = 1",
     "a loop over items written out": "for k in [1, 2]:\n    y = k\nplayers[0].wins = y",
+    "a loop over the players, a constant list, a range": ("for p in players:\n    a = p\nfor k in flags:\n"
+                                                           "    b = k\nfor i in range(1, 3):\n    c = i\n"
+                                                           "a.wins = b + c"),
+    "an auction's bidder beside a local of that name": ("for bidder in players:\n    bidder.wins += 1\n"
+                                                        "res = auction among players opening 1 limit bidder.wins + 5"),
     "a choice's answer": "y = choose one of [1, 2] by players[0]\nplayers[0].wins = y",
     "a procedure's and an action's parameters": "award(players[1], 2)",
 }
@@ -107,3 +113,18 @@ ACCEPTED = {
 @pytest.mark.parametrize("case", sorted(ACCEPTED))
 def test_a_local_given_on_every_path_is_accepted(case):
     validate("game.yaml", text=spec(ACCEPTED[case]))
+
+
+def test_a_scenario_do_step_says_where_a_local_has_no_value(tmp_path):
+    import subprocess
+    import sys
+    (tmp_path / "g.yaml").write_text(spec("players[0].wins = 1"))
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("spec: g.yaml\nplayers: 2\nscenarios:\n  - name: one path\n    steps:\n"
+                        "      - do: |\n          if players[0].wins > 3:\n              y = 1\n"
+                        "          players[1].wins = y\n")
+    done = subprocess.run([sys.executable, "-m", "interpreter.cli", "scenario", str(scenario)],
+                          capture_output=True, text=True)
+    out = done.stdout + done.stderr
+    line, col = where(scenario.read_text(), "y\n", 0)
+    assert done.returncode == 1 and f"s.yaml:{line}:{col}: error: step 1: 'y' may have no value here" in out

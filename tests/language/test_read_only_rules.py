@@ -148,3 +148,35 @@ def test_the_language_server_marks_an_effect_in_a_scenario_expectation(tmp_path)
     (found,) = [d for d in result.diagnostics if "changes the game" in d.message]
     assert (found.line, found.start) == (line - 1, col - 1)
     assert "a scenario step's `expect` may only read it" in found.message
+
+
+def test_an_effect_in_an_auctions_bounds_is_refused():
+    # they are worked out at every bid: one auction drew a card per bid
+    text = SPEC.replace("WHEN", "true").replace(
+        "  end game \"done\"", "  res = auction among players opening 1 limit 5 - count(draw(deck, pile))\n"
+                              "  end game \"done\"")
+    (error,) = errors_of(text)
+    assert (error.line, error.col) == where(text, "draw(deck, pile))\n")
+    assert "an auction's opening, raise and limit may only read it" in error.message
+
+
+def test_functions_calling_each_other_reach_the_effect_whichever_is_asked_first():
+    text = SPEC.replace("  plain: {", '  f: {params: [n], expr: "0 if n <= 0 else g(n - 1) + count(draw(deck, pile))"}\n'
+                                      '  g: {params: [n], expr: "f(n)"}\n  plain: {').replace("WHEN", "f(0) >= 0")
+    text += 'end:\n  stop: {when: "g(1) > 100"}\n'
+    messages = sorted(e.message for e in errors_of(text))
+    assert len(messages) == 2
+    assert messages[0].startswith("f() changes the game (f → draw())")
+    assert messages[1].startswith("g() changes the game (g → f → draw())")
+
+
+def test_a_procedure_in_a_scenario_expectation_is_refused_in_words(tmp_path):
+    spec = SPEC.replace("WHEN", "true").replace("actions:", "procedures:\n  grab2: {params: [], do: \"return 1\"}\nactions:")
+    (tmp_path / "grab.yaml").write_text(spec)
+    scenario = tmp_path / "calls.yaml"
+    scenario.write_text(SCENARIO.replace("STEP", 'expect: ["grab2() == 1"]'))
+    done = subprocess.run([sys.executable, "-m", "interpreter.cli", "scenario", str(scenario)],
+                          capture_output=True, text=True)
+    out = done.stdout + done.stderr
+    assert done.returncode == 1 and "Traceback" not in out and "KeyError" not in out
+    assert "procedure 'grab2' may ask players to decide, so it can only be called as a statement" in out
