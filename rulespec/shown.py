@@ -281,7 +281,11 @@ class _Checker:
             self.loop(frame, lambda: self.each(node, frame, pc))
 
     def each(self, node, frame, pc):
-        """One round of a `for` or `secretly` loop."""
+        """One round of a `for` or `secretly` loop. What a local holds for the loop's
+        seat `p` of an earlier round is another seat's now: its reader keys naming
+        `p` are renamed (_earlier), so that the next `p` is not taken for their reader
+        (a question showing {x}, the previous seat's secret pick, to the next seat)."""
+        frame.env = {k: _earlier(v, node.var) for k, v in frame.env.items()}
         items = self.expr(node.iter, frame)
         self.assign(ast.Name(node.line, node.col, node.var), items.item(), frame)
         inner = join(pc, items.whole())
@@ -308,8 +312,8 @@ class _Checker:
         chosen = offered.item() if hasattr(node, "options") else as_text(offered)
         if frame.secret:
             chosen = join(chosen, Shown({by: (f"a secret choice of {by}", frame.rule, node)}))
+        self.prompt(node, frame, by)    # the question is asked before its answer is stored
         self.assign(node.target, chosen, frame)
-        self.prompt(node, frame, by)
 
     def menu(self, node, frame, pc):
         by = seat_key(node.by, frame.aliases)
@@ -538,6 +542,30 @@ class _Checker:
         if mark not in self.reported and rule is not None:
             self.reported.add(mark)
             self.errors.append(self.error_at(rule, message, node.line, node.col))
+
+
+def _earlier(value: Shown, var: str) -> Shown:
+    """`value` with each reader key that names `var` (the loop's seat) renamed to that
+    seat of an earlier round: a reader no seat expression matches."""
+    word = re.compile(rf"\b{re.escape(var)}\b")
+
+    def renamed(keys):
+        if not keys or not any(word.search(k) for k in keys):
+            return keys
+        return {(f"{k} of an earlier round of the loop" if word.search(k) else k):
+                (_of_earlier(v, var) if word.search(k) else v) for k, v in keys.items()}
+    if not any(word.search(k) for d in (value.seen, value.cards, value.among, value.zone or {},
+                                        value.zones or {}) for k in d):
+        return value
+    return Shown(renamed(value.seen), renamed(value.cards), renamed(value.zone),
+                 renamed(value.zones), renamed(value.among))
+
+
+def _of_earlier(why, var):
+    """(why, rule, node) said of the loop's seat in an earlier round."""
+    if isinstance(why, tuple) and why and isinstance(why[0], str):
+        return (f"{why[0]} (the {var} of an earlier round of the loop)",) + why[1:]
+    return why
 
 
 def _how(key, readers) -> str:

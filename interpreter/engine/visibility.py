@@ -326,11 +326,22 @@ def decision_text(state, option, seat) -> str:
 def private_choice(game, kind, line, value) -> bool:
     """Whether a choice's `value` reads as '?' to the seats that did not make it:
     the choice at this line of the spec offers the decider's own owner-only values
-    (rulespec/shown.py: private_choices). A card offered is shown by where it lies
-    instead, and a `choose up to`'s "done", the engine's word, by everyone."""
-    if kind == "action" or line not in game.private_choices or cards_in(game.cards, value):
+    (rulespec/shown.py: private_choices). A value of cards alone (a card, a list of
+    them) is shown by where its cards lie instead, and a `choose up to`'s "done",
+    the engine's word, by everyone; anything else of such a choice, a pair of a
+    card and a number say, is hidden."""
+    if kind == "action" or line not in game.private_choices or _cards_alone(game.cards, value):
         return False
     return not (kind == "several" and value == "done")
+
+
+def _cards_alone(cards, value) -> bool:
+    """A card, or a list or pair of cards alone (at any depth), and at least one."""
+    if isinstance(value, str):
+        return value in cards
+    if isinstance(value, (list, tuple)):
+        return bool(value) and all(_cards_alone(cards, v) for v in value)
+    return False
 
 
 def _action_label(state, player, value, seat, label) -> str:

@@ -27,7 +27,7 @@ from tests.paths import ROOT, TESTS
 from tests.shipped import shipped
 
 PEEK = TESTS / "engine" / "peek_unchecked.yaml"
-SECRET = TESTS / "specs" / "valid" / "secret_locals.yaml"
+SECRET = TESTS / "engine" / "secret_locals_unchecked.yaml"
 
 
 def shown_text_unchecked():

@@ -93,3 +93,13 @@ def test_a_choose_up_to_still_shows_its_done():
                 shown.add(text if value == "done" else "card" if text == visibility.HIDDEN_TEXT else text)
             state.apply(option)
     assert shown == {"done", "card"}
+
+
+def test_a_pair_of_a_public_card_and_an_owner_only_value_is_hidden():
+    spec = SPEC.replace("per_player:", "cards:\n  gems:\n    in: market\n    list:\n      - {name: ruby}\n"
+                                       "      - {name: opal}\nzones:\n  market: {visibility: public}\nper_player:")
+    two = load_game("pair.yaml", text=spec.replace("OPTIONS", "[[c, p.gold] for c in cards(market)]")
+                    .replace("p.wins += x", "p.wins += x[1]"))
+    state = two.new_state(2, 0)
+    assert [visibility.decision_text(state, o, 1) for o in state.legal_actions()] == [visibility.HIDDEN_TEXT] * 2
+    assert visibility.decision_text(state, state.legal_actions()[0], 0) == state.legal_actions()[0].label

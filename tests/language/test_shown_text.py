@@ -116,8 +116,24 @@ def test_a_recursive_function_in_a_label_is_read_once():
 def test_a_secret_rounds_choice_may_be_shown_to_its_chooser_only():
     spec = LABEL_LEAK.replace("  turn players[0]: peek\n",
                               "  secretly for p in players:\n"
+                              "      x = choose one of [1, 2] by p as \"Pick\"\n"
+                              "      y = choose one of [3, 4] by p as \"You picked {x}: and?\"\n"
+                              "      p.secret = x + y\n"
+                              "  turn players[0]: peek\n") \
+        .replace("text(players[1].secret)", "text(player.secret)")
+    validate("spec.yaml", text=spec)
+
+
+def test_a_question_showing_the_previous_seats_secret_pick_is_refused():
+    # it passed, and P2's question said "You pick 2?", P1's secret pick: a question is
+    # read before its answer is stored, and a loop's `p` of an earlier round is another seat
+    spec = LABEL_LEAK.replace("  turn players[0]: peek\n",
+                              "  x = 0\n"
+                              "  secretly for p in players:\n"
                               "      x = choose one of [1, 2] by p as \"You pick {x}?\"\n"
                               "      p.secret = x\n"
                               "  turn players[0]: peek\n") \
         .replace("text(players[1].secret)", "text(player.secret)")
-    validate("spec.yaml", text=spec)
+    [error] = errors_of(spec)
+    assert "the question shows {x} to the deciding seat (p), but it reads a secret choice of p " \
+           "(the p of an earlier round of the loop)" in error.message
