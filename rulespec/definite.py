@@ -56,14 +56,14 @@ def unassigned_reads(tree, names, given=frozenset(), place=None) -> list:
     for name, (node, in_loop) in walk.unset.items():
         given_by = walk.given.get(name)
         line = place(given_by.line, given_by.col)[0] if given_by and place else None
-        read_at = place(node.line, node.col)[0] if place else None
-        out.append((name, node, _message(name, names, line, read_at, in_loop)))
+        same = given_by is not None and given_by.line == node.line     # in the rule's own lines
+        out.append((name, node, _message(name, names, line, same, in_loop)))
     return out
 
 
-def _message(name, names, given_at, read_at, in_loop) -> str:
-    at = "" if given_at is None else f" (it is given one at line {given_at})" if given_at != read_at \
-        else " (this line gives it one only after reading it)"
+def _message(name, names, given_at, same_line, in_loop) -> str:
+    at = "" if given_at is None else " (this line gives it one only after reading it)" if same_line \
+        else f" (it is given one at line {given_at})"
     text = (f"'{name}' may have no value here: a path reaches this line without giving it "
             f"one{at}. Give it a value before this line on every path")
     if in_loop:

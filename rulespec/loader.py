@@ -673,9 +673,11 @@ def _quoted_position(source: str, info: ScalarInfo, line: int, col: int) -> tupl
             if quote == '"' and ch == "\\" and i + 1 == len(text):
                 joined = True                # an escaped line break joins the lines
                 break
-            chars.append(ch)
+            escaped = quote == '"' and ch == "\\"
+            # an escaped line break is one in the value: the rules' lines are counted by them
+            chars.append("\n" if escaped and text[i + 1:i + 2] == "n" else ch)
             where.append((n + 1, i + 1))
-            if quote == '"' and ch == "\\":
+            if escaped:
                 i += 2 + _ESCAPE_LENGTH.get(text[i + 1], 0)
             else:
                 i += 2 if quote == "'" and ch == "'" else 1

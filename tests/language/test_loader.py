@@ -169,6 +169,16 @@ def test_text_position_block_and_quoted():
     assert spec.text_position(("label",), 1, 10) == (15, 18)
 
 
+def test_text_position_in_a_quoted_rule_of_escaped_lines():
+    # a one-line "..." holding \n escapes is a rule of several lines: an error on its third
+    # line sat at the closing quote (a fresh designer's probe), now at its character
+    text = 'do: "if q > 0:\\n    s = 2\\nreturn s + nosuch"\n'
+    spec = load(text)
+    assert spec.data["do"].split("\n")[2] == "return s + nosuch"
+    assert spec.text_position(("do",), 3, 12) == (1, 1 + text.index("nosuch"))
+    assert spec.text_position(("do",), 2, 5) == (1, 1 + text.index("s = 2"))
+
+
 def test_text_position_multi_line_plain_and_never_raises():
     spec = load("when: a and\n  bb or\n  c\n")
     assert spec.data["when"] == "a and bb or c"
