@@ -20,13 +20,10 @@ the loop (`prev = none`).
 """
 from __future__ import annotations
 
-import re
-
 from . import ast
-from .scope import assigned_names
+from .scope import PLACEHOLDER, assigned_names
 
 EVERYTHING = None   # what an ended path gives: every local (the meet's unit)
-_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")    # as rulespec/shown.py reads a question
 
 
 def check_definite_assignment(spec, rules, names, error_at) -> list:
@@ -95,7 +92,7 @@ class _Walk:
         return have
 
     def statement(self, node, have):
-        for name in _PLACEHOLDER.findall(getattr(node, "prompt", None) or ""):
+        for name in PLACEHOLDER.findall(getattr(node, "prompt", None) or ""):
             self.reads(ast.Name(node.line, node.col, name), have)   # `as "... {x} ..."` reads x
         if isinstance(node, ast.Block):
             return self.block(node.body, have)

@@ -6,11 +6,14 @@ and the AST; rulespec.check builds on it too.
 """
 from __future__ import annotations
 
+import re
+
 from . import ast
 
 RESULT_KEYS = {"winner", "price"}       # what an auction returns
 CARD_FIELDS = {"id", "name", "kind"}
 LAYOUT_FIELDS = {"colour", "board", "q", "r"}   # what a cell of a hex_layout holds
+PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")   # a question's `{x}`: a name it shows
 
 
 def for_variable(text) -> str | None:

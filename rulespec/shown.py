@@ -34,10 +34,9 @@ from __future__ import annotations
 import re
 
 from . import ast
-from .scope import CARD_FIELDS, assigned_names, for_variable
+from .scope import CARD_FIELDS, PLACEHOLDER, assigned_names, for_variable
 
 NOBODY = "nobody"
-_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _ITEMS = {"top", "first", "last", "find", "random_of", "max", "min", "get"}
 _LISTS = {"cards", "one_of_each", "reverse", "unique", "rotate", "remove", "append", "flatten", "sort"}
 _MOVES = {"move", "move_bottom", "move_named"}
@@ -326,7 +325,7 @@ class _Checker:
 
     def prompt(self, node, frame, by):
         """`as "...{x}..."`: a local named in the question is shown to the deciding seat."""
-        for name in _PLACEHOLDER.findall(getattr(node, "prompt", None) or ""):
+        for name in PLACEHOLDER.findall(getattr(node, "prompt", None) or ""):
             if name in frame.env:
                 self.require(frame.rule, node, as_text(frame.env[name]), {by},
                              f"the question shows {{{name}}} to the deciding seat ({by})")

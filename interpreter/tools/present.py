@@ -29,13 +29,12 @@ deciding seat. Without one, a default names the kind of decision and its rule.
 """
 from __future__ import annotations
 
-import re
-
 from rulespec import ast
+from rulespec.scope import PLACEHOLDER
 
 from ..engine.values import Seat, Zone, decode, display
 
-TEMPLATE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+TEMPLATE = PLACEHOLDER     # a question's `{x}`, as validate reads it
 
 # CSS colour keywords a spec's colour words commonly are (after dropping _ and spaces).
 CSS_COLOURS = {
