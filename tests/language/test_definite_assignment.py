@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from rulespec import validate
-from rulespec.errors import SpecErrors
+from tests.refusals import errors_of, where
 
 HEAD = """game: G
 players: {min: 2, max: 2}
@@ -37,19 +37,6 @@ scoring:
 
 def spec(body: str) -> str:
     return HEAD.replace("BODY", "\n".join("  " + line for line in body.strip("\n").split("\n")))
-
-
-def errors_of(text: str) -> list:
-    with pytest.raises(SpecErrors) as info:
-        validate("game.yaml", text=text)
-    return [e for e in info.value.errors if "may have no value here" in e.message]
-
-
-def where(text: str, needle: str, nth: int = 0) -> tuple[int, int]:
-    at = -1
-    for _ in range(nth + 1):
-        at = text.index(needle, at + 1)
-    return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
 
 
 REFUSED = {

@@ -6,20 +6,9 @@ from __future__ import annotations
 import pytest
 
 from rulespec import validate
-from rulespec.errors import SpecErrors
+from tests.refusals import errors_of, where
 
 HEAD = "game: G\nplayers: {min: 2, max: 2}\nglobals:\n  n: {start: 0}\n"
-
-
-def errors_of(text: str) -> list:
-    with pytest.raises(SpecErrors) as info:
-        validate("game.yaml", text=text)
-    return info.value.errors
-
-
-def where(text: str, needle: str) -> tuple[int, int]:
-    at = text.index(needle)
-    return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
 
 
 TRIGGER_SELF = HEAD + """signals: {ping: [who]}

@@ -16,7 +16,7 @@ import pytest
 
 from rulespec import validate
 from rulespec.builtins import EFFECTS
-from rulespec.errors import SpecErrors
+from tests.refusals import errors_of, where
 
 SPEC = """game: G
 players: {min: 2, max: 2}
@@ -48,17 +48,6 @@ flow: |
 scoring:
   score: p.wins
 """
-
-
-def errors_of(text: str) -> list:
-    with pytest.raises(SpecErrors) as info:
-        validate("game.yaml", text=text)
-    return info.value.errors
-
-
-def where(text: str, needle: str) -> tuple[int, int]:
-    at = text.index(needle)
-    return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
 
 
 def test_an_effect_in_a_when_is_refused_at_the_call():
