@@ -34,8 +34,6 @@ from rulespec.scope import PLACEHOLDER
 
 from ..engine.values import Seat, Zone, decode, display
 
-TEMPLATE = PLACEHOLDER     # a question's `{x}`, as validate reads it
-
 # CSS colour keywords a spec's colour words commonly are (after dropping _ and spaces).
 CSS_COLOURS = {
     "black", "white", "red", "blue", "green", "yellow", "orange", "purple", "brown", "pink",
@@ -63,7 +61,7 @@ def fill(template: str, values: dict, names=None, show=None) -> str:
     def one(match):
         key = match.group(1)
         return show(values[key]) if key in values else match.group(0)
-    return TEMPLATE.sub(one, template)
+    return PLACEHOLDER.sub(one, template)
 
 
 def words(name: str) -> str:
@@ -158,7 +156,7 @@ class Presentation:
         if own:
             env = {k: v for k, v in frame.env.items() if not k.startswith("$")}
             env.setdefault("player", Seat(decision.player))   # the deciding seat, by name
-            for name in TEMPLATE.findall(own):
+            for name in PLACEHOLDER.findall(own):
                 if name not in env:     # a global, constant, `nplayers`...: what validate accepts
                     try:
                         env[name] = self._read(name, state)
