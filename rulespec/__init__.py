@@ -20,6 +20,7 @@ class Checked:
     names: object           # rulespec.check.Names
     rules: list             # rulespec.check.Rule, each with its parsed tree
     kinds: object = None    # rulespec.infer.KindTable: the kind of every name and expression
+    private_choices: frozenset = frozenset()   # file lines of choices others read as '?' (shown.py)
 
 
 def validate(source, variant: str | None = None, text: str | None = None) -> Checked:
@@ -35,8 +36,10 @@ def validate(source, variant: str | None = None, text: str | None = None) -> Che
     rules, more = check.parse_rules(spec, names)
     errors += more
     unread = {e.path for e in errors}     # a value already refused needs no second error
+    private: set = set()
     errors += [e for e in check.check(spec, rules, names,
-                                      broken=[e.broken_rule for e in more if hasattr(e, "broken_rule")])
+                                      broken=[e.broken_rule for e in more if hasattr(e, "broken_rule")],
+                                      private=private)
                if e.path not in unread]
     kinds, more = infer.infer(spec, rules, names)
     errors += more
@@ -44,5 +47,5 @@ def validate(source, variant: str | None = None, text: str | None = None) -> Che
     if errors:
         errors.sort(key=lambda e: (e.line or 0, e.col or 0))
         raise SpecErrors(errors)
-    return Checked(spec, names, rules, kinds)
+    return Checked(spec, names, rules, kinds, frozenset(private))
 

@@ -11,7 +11,7 @@ what is hidden from whom. What is shown, and to whom:
     `choose ... of OPTIONS by P`, `choose number`, bids    P; and, unless the round is
                                                           secret, every seat, which reads '?'
                                                           where the options hold P's own
-                                                          owner-only values (private_choices);
+                                                          owner-only values (_private_lines);
                                                           cards may be offered from any zone
                                                           (choosing shows P the cards, the
                                                           others read '?': visibility.decision_text)
@@ -112,21 +112,25 @@ def _placed(node) -> str:
     return f"<expression at {node.line}:{node.col}>"
 
 
-def check_shown_text(spec, rules, names, error_at) -> list:
+def check_shown_text(spec, rules, names, error_at, private: set | None = None) -> list:
     """Errors (from `error_at(rule, message, line, col)`) for shown text that reads
-    what its reader may not see."""
-    return _Checker(spec, rules, names, error_at).run()
+    what its reader may not see. private: a set to add the lines of the private
+    choices to (_private_lines), found by the same reading: validate keeps them for
+    the engine (Checked.private_choices)."""
+    checker = _Checker(spec, rules, names, error_at)
+    errors = checker.run()
+    if private is not None:
+        private.update(_private_lines(spec, checker))
+    return errors
 
 
-def private_choices(spec, rules, names) -> set:
+def _private_lines(spec, checker) -> set:
     """The file lines of the choices (`choose ... of`, `choose number`, auctions) whose
     options hold anything but public values and cards: the decider's own owner-only
     values, which this check lets the options read (the decider sees them). The
-    others read such a choice as '?' (visibility.decision_text), since its label is
+    others read such a choice as '?' (visibility.private_choice), since its label is
     made from them: `choose one of [p.gold, 0] by p` showed P2 P1's gold. A card
     offered is not in it: whether a seat sees a card is asked at the card."""
-    checker = _Checker(spec, rules, names, lambda *a: None)
-    checker.run()
     return {spec.text_position(rule.path, node.line, node.col)[0]
             for rule, node in checker.private.values()}
 

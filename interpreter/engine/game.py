@@ -8,7 +8,7 @@ from itertools import repeat
 
 from rulespec import ast as rulespec_ast
 from rulespec import effects, validate
-from rulespec.shown import private_choices, private_labels
+from rulespec.shown import private_labels
 from rulespec.builtins import EFFECTS
 from rulespec.identity import spec_id
 from rulespec.definite import unassigned_reads
@@ -198,7 +198,8 @@ class Game:
         # labels others read as made from what they see (visibility.decision_text)
         self.private_labels = private_labels(spec, checked.rules, names)
         # lines of the choices whose options read the decider's own values: '?' to the others
-        self.private_choices = frozenset(private_choices(spec, checked.rules, names))
+        # (validate's shown-text check found them)
+        self.private_choices = checked.private_choices
         self.menu_keys = tuple(self.menu_keys)   # rules compiled later (scenarios) add none
 
     def _build_cards(self, data):
@@ -546,11 +547,6 @@ class Game:
         if kind == "expression":
             tree = parse_expression(text)
             self._known_calls(tree)
-            for node in rulespec_ast.walk(tree):
-                if isinstance(node, rulespec_ast.Call) and node.func in self.names.procedures:
-                    raise RuleError(f"procedure '{node.func}' may ask players to decide, so it can "
-                                    f"only be called as a statement (in a `do:` step)",
-                                    line=node.line, col=node.col)
             for node, chain in self._effects.calls(tree)[:1]:
                 raise RuleError(f"{changes(node, chain)}, and a scenario step's expression only "
                                 f"reads the game (an `expect` is read again to explain a failure, "
@@ -577,14 +573,22 @@ class Game:
         return Compiler(self, self.names).expr(node, set(scope))
 
     def _known_calls(self, tree) -> None:
-        """A snippet is not checked with the spec: refuse calls of nothing known."""
+        """A snippet is not checked with the spec: refuse calls of nothing known, and a
+        procedure called inside an expression (a statement of its own, or `x = p(...)`,
+        as the checker allows: rulespec.check)."""
         from rulespec.builtins import SIGNATURES
         from rulespec.loader import did_you_mean
         from rulespec import ast
         known = set(SIGNATURES) | set(self.names.functions) | set(self.names.procedures)
+        statements = {id(n.call) for n in ast.walk(tree) if isinstance(n, ast.CallStmt)} | \
+            {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Assign)}
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and node.func not in known:
                 raise RuleError(f"unknown function '{node.func}'{did_you_mean(node.func, known)}",
+                                line=node.line, col=node.col)
+            if isinstance(node, ast.Call) and node.func in self.names.procedures and id(node) not in statements:
+                raise RuleError(f"procedure '{node.func}' may ask players to decide, so it can only "
+                                f"be called as a statement (or as `x = {node.func}(...)`, in a `do:` step)",
                                 line=node.line, col=node.col)
 
     def state_from_json(self, text: str, name: str = "<save>"):

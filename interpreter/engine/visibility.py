@@ -326,7 +326,7 @@ def decision_text(state, option, seat) -> str:
 def private_choice(game, kind, line, value) -> bool:
     """Whether a choice's `value` reads as '?' to the seats that did not make it:
     the choice at this line of the spec offers the decider's own owner-only values
-    (rulespec/shown.py: private_choices). A value of cards alone (a card, a list of
+    (Checked.private_choices, from rulespec/shown.py). A value of cards alone (a card, a list of
     them) is shown by where its cards lie instead, and a `choose up to`'s "done",
     the engine's word, by everyone; anything else of such a choice, a pair of a
     card and a number say, is hidden."""

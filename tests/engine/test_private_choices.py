@@ -3,7 +3,7 @@
 Found in review: validate lets a `choose ... of OPTIONS by p` read p's owner-only
 values (p sees them), and every other seat read the choice's label, so
 `choose one of [p.gold, 0] by p` told P2 "P1 chooses 14", P1's gold. Such choices
-(rulespec/shown.py: private_choices) now read '?' to the others in every channel
+(rulespec/shown.py, kept in Game.private_choices) now read '?' to the others in every channel
 that goes through visibility.decision_text or a trace; a card offered is shown by
 where it lies, and a `choose up to`'s "done" by everyone, as before.
 """
