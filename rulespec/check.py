@@ -265,12 +265,14 @@ def _at(spec, rule: Rule, message: str, line: int, col: int) -> RulespecError:
 
 
 # ----------------------------------------------------------------- the checker
-def check(spec, rules: list[Rule], names: Names, broken=(), private: set | None = None) -> list[RulespecError]:
+def check(spec, rules: list[Rule], names: Names, broken=(), private: set | None = None,
+          functions: dict | None = None) -> list[RulespecError]:
     """Every semantic error of the parsed rules. broken: (path, text) of the rules
     that did not parse; a name written in one counts as reached, so a syntax
     error is not followed by the unreachable phases and actions it causes.
     private: a set given the lines of the private choices (shown.private_choices),
-    which the shown-text check finds on its way."""
+    which the shown-text check finds on its way. functions: {name: tree} of spec
+    functions outside `rules` (a scenario file's spec), followed for effects."""
     errors: list[RulespecError] = []
     for rule in rules:
         _RuleChecker(spec, rule, names, errors).run()
@@ -281,7 +283,7 @@ def check(spec, rules: list[Rule], names: Names, broken=(), private: set | None 
     errors.extend(check_secret_rounds(spec, rules, names, error_at))
     errors.extend(check_shown_text(spec, rules, names, error_at, private))
     errors.extend(check_cycles(spec, rules, names, error_at))
-    errors.extend(check_read_only(spec, rules, names, error_at))
+    errors.extend(check_read_only(spec, rules, names, error_at, functions))
     errors.extend(check_definite_assignment(spec, rules, names, error_at))
     return errors
 

@@ -38,7 +38,7 @@ def _when_read(path) -> str | None:
     """When the rule at `path` is read, in words, or None: a rule that runs once."""
     section = path[0]
     if section == "scenarios":      # a scenario file's expressions (the language server checks them)
-        return _SCENARIO if _step_key(path) else None
+        return _SCENARIO if step_key(path) else None
     if section in ("actions", "triggers", "end"):
         return _READ.get((section, path[-1]))
     if section == "scoring":
@@ -46,12 +46,13 @@ def _when_read(path) -> str | None:
     return _READ.get((section,))
 
 
-def check_read_only(spec, rules, names, error_at) -> list:
+def check_read_only(spec, rules, names, error_at, functions=None) -> list:
     """Errors (from `error_at(rule, message, line, col)`): one per call, in a rule
     that only reads the game, of a builtin with an effect (rulespec.builtins.EFFECTS)
-    or of a spec function that reaches one."""
-    find = EffectFinder({r.path[1]: r.tree for r in rules
-                         if r.path[0] == "functions" and r.tree is not None})
+    or of a spec function that reaches one. functions: {name: expression tree} of
+    spec functions defined elsewhere (a scenario file's spec), followed as the
+    rules' own are."""
+    find = EffectFinder({**(functions or {}), **spec_functions(rules)})
     errors = []
     for rule in rules:
         if rule.kind == "statements" and rule.tree is not None:
@@ -60,11 +61,23 @@ def check_read_only(spec, rules, names, error_at) -> list:
         if when is None or rule.tree is None:
             continue
         for node, chain in find.calls(rule.tree):
-            errors.append(error_at(rule, f"{changes(node, chain)}, and {_what(rule.path)} may only "
-                                         f"read it: the engine works it out {when}, so the change "
-                                         f"would happen that often, not once. Make the change in a "
-                                         f"`do:`", node.line, node.col))
+            errors.append(error_at(rule, refusal(node, chain, rule.path), node.line, node.col))
     return errors
+
+
+def spec_functions(rules) -> dict:
+    """{name: expression tree} of the parsed spec functions among `rules`."""
+    return {r.path[1]: r.tree for r in rules if r.path[0] == "functions" and r.tree is not None}
+
+
+def refusal(node, chain, path) -> str:
+    """Why the effect at `node` (reached through `chain`) may not be in the read-only
+    rule at `path`: the words validate, the language server and `rulespec scenario`
+    all use (a scenario step's path holds its key: expect, let or play_until)."""
+    where = "a `do:` step" if path[0] == "scenarios" else "a `do:`"
+    return (f"{changes(node, chain)}, and {_what(path)} may only read it: the engine works it "
+            f"out {_when_read(path)}, so the change would happen that often, not once. Make "
+            f"the change in {where}")
 
 
 def _auction_effects(rule, find, error_at) -> list:
@@ -91,16 +104,18 @@ def changes(node, chain) -> str:
     return f"{node.func}() changes the game ({' → '.join(chain)}())"
 
 
-_SCENARIO = "when the step runs, and an `expect` again to explain a failure"
+_SCENARIO = ("when the step runs, again to explain an `expect` that fails, and a `play_until`'s "
+             "after every decision")
 
 
-def _step_key(path):
+def step_key(path) -> str | None:
+    """The scenario step key (expect, let, play_until) in a rule's path, or None."""
     return next((k for k in path if k in ("expect", "let", "play_until")), None)
 
 
 def _what(path) -> str:
     if path[0] == "scenarios":
-        return f"a scenario step's `{_step_key(path)}`"
+        return f"a scenario step's `{step_key(path)}`"
     if path[0] == "actions":
         return f"action {path[1]}'s `{path[-1]}`"
     if path[0] in ("triggers", "end"):

@@ -12,7 +12,7 @@ from rulespec.shown import private_labels
 from rulespec.builtins import EFFECTS
 from rulespec.identity import spec_id
 from rulespec.definite import unassigned_reads
-from rulespec.purity import EffectFinder, changes
+from rulespec.purity import EffectFinder, refusal
 from rulespec.scope import assigned_names, for_variable
 from rulespec.taint import local_labels
 
@@ -536,22 +536,23 @@ class Game:
         return State.new(self, players, seed, record, trace, rig, ask_forced=forced == "ask",
                          explicit_chance=chance == "explicit")
 
-    def snippet(self, text: str, kind: str, names=(), scenario: bool = False):
+    def snippet(self, text: str, kind: str, names=(), scenario: bool = False, step: str = "expect"):
         """Compile a DSL string from outside the spec (a scenario step): an expression
         gives a closure f(state, env); statements give a program key to run.
         `names` are locals the caller puts in env (a scenario's `let:` names);
         `scenario` statements may not take cards from hidden player zones unasked
-        (functions.move: their program key starts with "scenario:")."""
+        (functions.move: their program key starts with "scenario:"). `step`: the
+        scenario step key an expression is (expect, let or play_until), for the
+        words of a refusal. Raises RuleError for an effect in an expression
+        (purity.refusal), an unknown call, or a read of a local never set."""
         from rulespec.dsl import parse_expression, parse_statements
         compiler = Compiler(self, self.names)
         if kind == "expression":
             tree = parse_expression(text)
             self._known_calls(tree)
             for node, chain in self._effects.calls(tree)[:1]:
-                raise RuleError(f"{changes(node, chain)}, and a scenario step's expression only "
-                                f"reads the game (an `expect` is read again to explain a failure, "
-                                f"a `play_until` after every decision): make the change in a "
-                                f"`do:` step", line=node.line, col=node.col)
+                raise RuleError(refusal(node, chain, ("scenarios", 0, "steps", 0, step)),
+                                line=node.line, col=node.col)
             return guarded(compiler.expr(tree, assigned_names(tree, self.names) | set(names)),
                            "a scenario step")
         tree = parse_statements(text)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from rulespec.dsl import parse_expression
 from rulespec.errors import RulespecError
 from rulespec.loader import load_spec
+from rulespec.purity import step_key
 from rulespec.schema import validate as validate_shape
 
 from ..engine.explain import every_value, why_refused
@@ -136,7 +137,8 @@ class _Runner:
         """game.snippet, with an error in the text (a syntax error, an unknown name)
         placed at its line and column in this file, not in the step's text."""
         try:
-            return self.game.snippet(str(text), kind, self.lets, scenario=scenario)
+            return self.game.snippet(str(text), kind, self.lets, scenario=scenario,
+                                     step=step_key(where) or "expect")
         except RulespecError as e:
             if e.line is None:
                 raise

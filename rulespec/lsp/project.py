@@ -17,7 +17,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from .. import ast, check, loader, schema
+from .. import ast, check, loader, purity, schema
 from ..errors import RulespecError, SpecErrors
 from ..scope import assigned_names, for_variable
 
@@ -81,6 +81,7 @@ class Analysis:
     spec_analysis: "Analysis | None" = None
     kinds: object = None        # rulespec.infer.KindTable of the spec, where issue 12's is present
     unplaced: set = field(default_factory=set)   # symbols with a use the index could not place
+    functions: dict = field(default_factory=dict)  # a spec's parsed functions: {name: tree}
 
     @property
     def occurrences(self) -> list[Occurrence]:
@@ -182,6 +183,7 @@ def _analyze_spec(result: Analysis) -> None:
     names, rules, found, result.kinds = _pipeline(spec)
     errors += found
     result.names = names
+    result.functions = purity.spec_functions(rules)
     brought = []   # (variant spec, its names, the rules it brings)
     for variant in _variants(spec):
         errors += _check_variant(result, variant, errors, brought)
@@ -303,7 +305,7 @@ def _analyze_scenario(result: Analysis, read) -> None:
             parse_errors = e.errors
         parsed = [r for r in rules if r.tree is not None]
         if not shape:
-            errors += parse_errors + check.check(spec, parsed, base.names)
+            errors += parse_errors + check.check(spec, parsed, base.names, functions=base.functions)
         result._jobs.append(lambda: _index_scenario(result, spec, base, rules))
     result.diagnostics = _diagnostics(result.text, errors)
 
@@ -330,7 +332,7 @@ def _scenario_shape(spec) -> list[RulespecError]:
 
 def _scenario_rules(data) -> list:
     """The rules-language strings of a scenario file: each step's `do:`, `stage:`,
-    `expect:` and `let:`, each seeing the names earlier `let:` steps gave."""
+    `expect:`, `play_until:` and `let:`, each seeing the names earlier `let:` steps gave."""
     rules = []
     for i, scenario in enumerate(data.get("scenarios") or []):
         if not isinstance(scenario, dict):
@@ -349,6 +351,8 @@ def _scenario_rules(data) -> list:
                           for j, e in enumerate(expect) if isinstance(e, str)]
             elif isinstance(expect, str):
                 rules.append(check.Rule(path + ("expect",), "expression", lets))
+            if isinstance(step.get("play_until"), str):
+                rules.append(check.Rule(path + ("play_until",), "expression", lets))
             if isinstance(step.get("let"), dict):
                 rules += [check.Rule(path + ("let", name), "expression", lets)
                           for name, e in step["let"].items() if isinstance(e, str)]

@@ -125,7 +125,7 @@ def test_a_scenario_step_that_reads_may_not_change_the_game(tmp_path, step, need
     line, col = where(scenario.read_text(), needle)
     assert done.returncode == 1 and "Traceback" not in out
     assert f"draws.yaml:{line}:{col}: error: step 1: " in out and "changes the game" in out
-    assert "make the change in a `do:` step" in out
+    assert "Make the change in a `do:` step" in out
 
 
 def test_the_language_server_marks_an_effect_in_a_scenario_expectation(tmp_path):
@@ -137,6 +137,31 @@ def test_the_language_server_marks_an_effect_in_a_scenario_expectation(tmp_path)
     (found,) = [d for d in result.diagnostics if "changes the game" in d.message]
     assert (found.line, found.start) == (line - 1, col - 1)
     assert "a scenario step's `expect` may only read it" in found.message
+
+
+@pytest.mark.parametrize("step, needle", [
+    ('expect: ["taken() == 2"]', "taken() == 2"),
+    ('play_until: "taken() > 5"', "taken() > 5"),
+    ('let: {n: "1 + taken()"}', "taken()\""),
+])
+def test_the_server_and_the_scenario_runner_refuse_in_the_same_words(tmp_path, step, needle):
+    # an effect reached through the spec's functions (taken -> top_two -> draw), in
+    # each expression step: the editor marks what `rulespec scenario` refuses, in its words
+    from rulespec.lsp.project import analyze
+    (tmp_path / "grab.yaml").write_text(SPEC.replace("WHEN", "true"))
+    scenario = tmp_path / "draws.yaml"
+    scenario.write_text(SCENARIO.replace("STEP", step))
+    done = subprocess.run([sys.executable, "-m", "interpreter.cli", "scenario", str(scenario)],
+                          capture_output=True, text=True)
+    line, col = where(scenario.read_text(), needle)
+    prefix = f"draws.yaml:{line}:{col}: error: step 1: "
+    (said,) = [ln for ln in (done.stdout + done.stderr).splitlines() if prefix in ln]
+    said = said.split(prefix, 1)[1].rsplit(" [$.", 1)[0]     # (the step's path after it)
+    (marked,) = [d for d in analyze(str(scenario), scenario.read_text()).diagnostics
+                 if "changes the game" in d.message]
+    assert done.returncode == 1 and (marked.line, marked.start) == (line - 1, col - 1)
+    assert said == marked.message
+    assert said.startswith("taken() changes the game (taken → top_two → draw())")
 
 
 def test_an_effect_in_an_auctions_bounds_is_refused():
