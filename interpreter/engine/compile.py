@@ -1196,7 +1196,7 @@ class Compiler(QuietLocals):
         self.block(node.body, scope)
         back = self.emit(node, self.jump_to([top]), writes=False)
         end[0] = self.here()
-        self.program.for_loops.append((key, top, back))
+        self.program.for_loops.append((key, top, back, var))
         if self.straight_lines is not None:
             start_step, jump_step, link = _fused_for(key, var, items, where, secret, top + 1, end)
             self.program.fuse(first, top, start_step)

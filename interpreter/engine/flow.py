@@ -44,11 +44,12 @@ class Program:
     """
     __slots__ = ("key", "rule", "code", "lines", "written", "end_checks", "exit_checks",
                  "pushes", "stepping", "atomic", "straight", "fused", "swaps", "links", "fast",
-                 "checks_any", "loop", "entry", "for_loops")
+                 "checks_any", "loop", "entry", "for_loops", "path")
 
-    def __init__(self, key: str, rule: str):
+    def __init__(self, key: str, rule: str, path: tuple | None = None):
         self.key = key          # "phase:market", "action:buy", ...
         self.rule = rule        # readable name of the rule, for messages
+        self.path = path        # its rule's path in the spec (("phases", "market", "do")), None for a snippet
         self.code: list = []    # instructions: f(state, frame)
         self.lines: list = []   # (file, line) of each instruction
         self.written: list = []  # what it may change (rulespec.effects), None: anything
@@ -78,8 +79,9 @@ class Program:
         # None where an end check follows it (a linked `phase` statement runs it:
         # compile.py's _phase_link), set by finish
         self.entry = None
-        # (its key in the frame's env, first pc, last pc) of each `for` loop: a frame
-        # whose pc is in first..last holds the key (a save's check: save_checks.py)
+        # (its key in the frame's env, first pc, last pc, its variable) of each `for`
+        # loop: a frame whose pc is in first..last holds the key (a save's check:
+        # save_checks.py, which also checks the items against the variable's kind)
         self.for_loops: list = []
 
     def emit(self, instr, where, written=None) -> int:

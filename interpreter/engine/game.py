@@ -285,7 +285,7 @@ class Game:
         def program(key, label, path, prelude=None):
             rule = by_path[path]
             compiler.mark = lambda line, col: self.spec.text_position(rule.path, line, col)
-            compiler.program = prog = Program(key, label)
+            compiler.program = prog = Program(key, label, path)
             if prelude:
                 prog.emit(prelude, (self.file, self.spec.mark(path)[0]), frozenset())
             compiler.block(rule.tree.body, set(rule.scope) | assigned_names(rule.tree, self.names))

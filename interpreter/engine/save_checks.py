@@ -61,20 +61,46 @@ def check_places(st, game, phase) -> None:
     if phase is not None and phase not in (game.data.get("phases") or {}):
         raise corrupt(f"no phase {phase!r} in this game", "phase")
     for i, frame in enumerate(st.stack):
+        kinds = _local_checks(game, game.programs.get(frame.proc))
         for name, value in frame.env.items():
             problem = _any_problem(value, st.n, game, 0)
             if not problem and name.startswith("$"):
                 problem = _bookkeeping_problem(name, value)
+            fits = kinds.get(name)
+            if not problem and fits is not None:
+                # a local (or a loop's items) of the kind the rules give it: another
+                # kind would fail later as a rule's error, blaming the spec for the save
+                problem = (_items_problem(fits, value[0], st.n, 0) if name.startswith("$for")
+                           else fits(value, st.n, 0))
             if problem:
                 raise corrupt(problem, f"stack[{i}].{name}")
         _loops_kept(game, frame, i)
+
+
+def _local_checks(game, program) -> dict:
+    """{env key: fits(value, n, depth)} for a frame of `program`: its rule's locals and
+    parameters by name, and each `for` loop's book-keeping key by its variable (the
+    check of one item). Empty for a program of no rule (a scenario's snippet). Made
+    once per program."""
+    if program is None or program.path is None:
+        return {}
+    made = _checks(game).setdefault("frames", {})     # program key -> its checks
+    checks = made.get(program.key)
+    if checks is None:
+        table, path = game.kinds, program.path
+        names = {name for (rule, name) in table.locals if rule == path}
+        names |= {name for (kind, owner, name) in table.params if (kind, owner) == path[:2]}
+        checks = {name: _kind_check(table.kind_of(name, path), game) for name in names}
+        checks.update({key: checks[var] for key, _, _, var in program.for_loops if var in checks})
+        made[program.key] = checks
+    return checks
 
 
 def _loops_kept(game, frame, i) -> None:
     """A frame stopped inside a `for` loop's body holds that loop's book-keeping: without
     it the loop's end would fail as a rule error, blaming the spec for the save."""
     program = game.programs.get(frame.proc)
-    for key, first, last in (program.for_loops if program is not None else ()):
+    for key, first, last, _ in (program.for_loops if program is not None else ()):
         if first <= frame.pc <= last and key not in frame.env:
             raise corrupt(f"the frame stopped inside a `for` loop (instruction {frame.pc}) "
                           f"but holds no {key}, the loop's book-keeping", f"stack[{i}]")

@@ -139,6 +139,24 @@ def test_a_frame_inside_a_loop_without_its_book_keeping_is_refused_at_load():
                              "(instruction 3) but holds no $for4, the loop's book-keeping"), error.message
 
 
+@pytest.mark.parametrize("key, value, says", [
+    ("p", "gate", "`stack[1].p`: expected a player, got text \"gate\""),
+    ("p", 1, None),     # a seat's number is a seat
+    ("$for4", [[{"$seat": 0}, "gate", {"$seat": 2}], 1], "`stack[1].$for4`: item 2: expected a player, got text \"gate\""),
+    ("$for4", [[{"$seat": 0}, [1], {"$seat": 2}], 1], "`stack[1].$for4`: item 2: expected a player, got a list"),
+    ("$for4", [[{"$seat": 0}, 7, {"$seat": 2}], 1], "`stack[1].$for4`: item 2: no player 7 in a game of 3 (seats 0 to 2)"),
+])
+def test_a_local_or_loop_item_of_another_kind_is_refused_at_load(key, value, says):
+    """A local and a loop's items are read by the rules only later: a text where the
+    turns' `for p in ...` walks players failed at the next seat's turn as a rule's
+    error at the spec's line ("gate is not a seat"), blaming the spec for the save."""
+    text = edited(lambda d: d["stack"][1][3].__setitem__(key, value))
+    if says is None:
+        assert shipped(MARKET).state_from_json(text).pending is not None
+        return
+    assert refused(text).message == "corrupt save file: " + says
+
+
 @pytest.mark.parametrize("value", [-1, "x", True])
 def test_a_count_of_secret_blocks_that_is_not_one_is_refused_at_load(value):
     error = refused(edited(lambda d: d["stack"][1][3].__setitem__("$secret", value)))
