@@ -597,7 +597,7 @@ def cmd_serve(args, out, err, stdin) -> int:
     from .engine.game import load_game
     try:
         import jinja2, starlette, uvicorn  # noqa: F401,E401  (the web extra, imported late by serve)
-        from .web.app import serve
+        from .web.app import listening_socket, serve
         from .web.session import Session
     except ImportError as e:
         raise _Usage(f"rulespec: error: serve needs the web extra (pip install -e '.[web]'): {e}") from None
@@ -610,8 +610,22 @@ def cmd_serve(args, out, err, stdin) -> int:
     if not (math.isfinite(args.pause) and args.pause >= 0) or not 0 < args.port < 65536:
         raise _Usage("rulespec: error: --pause must be a finite number of seconds >= 0 "
                      "and --port 1..65535")
-    serve(Session(game, args.players, args.seed, names), args.host, args.port, args.pause, out)
+    session = Session(game, args.players, args.seed, names, console=err)
+    try:
+        sock = listening_socket(args.host, args.port)
+    except OSError as e:   # the --port or --host asked for: bad usage, said before any link
+        raise _Usage(_cannot_listen(args, e)) from None
+    serve(session, sock, args.pause, out)
     return 0
+
+
+def _cannot_listen(args, e: OSError) -> str:
+    import errno
+    reason = e.strerror or str(e)
+    if e.errno == errno.EADDRINUSE:
+        return (f"rulespec serve: error: port {args.port} is in use ({reason}); "
+                f"choose another with --port")
+    return f"rulespec serve: error: cannot listen on {args.host}:{args.port} ({reason})"
 
 
 def cmd_scenario(args, out, err, stdin) -> int:

@@ -6,14 +6,18 @@ Routes (seats are numbered from 1 in URLs, as players say them):
     GET  /api/seat/{n}/state?token=T&since=V   {"version"} or {"version", "html"} when newer
     POST /api/seat/{n}/act          {"token", "labels": [...]} or {"token", "undo": true}
 A request for seat n with any other token than seat n's is refused (403) before
-anything of the game is read. Bots move in a background task, one decision per
-`pause` seconds, so people can follow them.
+anything of the game is read. A refused answer is a 200 with the reason on the
+page; once a rule's fault has stopped the game (session.py) every answer gets a
+500 {"error", "version", "html"}, and `state` carries the same "error". Bots
+move in a background task, one decision per `pause` seconds, so people can
+follow them.
 """
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import json
+import socket
 
 from rulespec.errors import IllegalAction
 
@@ -66,7 +70,8 @@ def create_app(session: Session, pause: float = DEFAULT_PAUSE, poll_ms: int = 40
             return refused()
         if request.query_params.get("since") == str(session.version):
             return JSONResponse({"version": session.version})
-        return JSONResponse({"version": session.version, "html": session.page(seat)})
+        html = session.page(seat)      # first: drawing it may stop the game
+        return JSONResponse(_with_fault({"version": session.version, "html": html}))
 
     async def act(request):
         try:
@@ -90,7 +95,12 @@ def create_app(session: Session, pause: float = DEFAULT_PAUSE, poll_ms: int = 40
         except IllegalAction as e:
             session.messages[seat] = e.message if hasattr(e, "message") else str(e)
             session.version += 1
-        return JSONResponse({"version": session.version, "html": session.page(seat)})
+        html = session.page(seat)
+        reply = _with_fault({"version": session.version, "html": html})
+        return JSONResponse(reply, status_code=500 if session.fault is not None else 200)
+
+    def _with_fault(reply: dict) -> dict:
+        return reply if session.fault is None else dict(reply, error=session.fault)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -106,7 +116,7 @@ def create_app(session: Session, pause: float = DEFAULT_PAUSE, poll_ms: int = 40
 
 async def _bots(session: Session, pause: float) -> None:
     """Bots decide one at a time, each after a pause people can see."""
-    while not session.state.is_terminal():
+    while session.running():    # a fault stops it: bot_step reports it, never raises it
         await asyncio.sleep(pause)
         session.bot_step()
 
@@ -116,10 +126,34 @@ def _esc(text) -> str:
     return escape(str(text))
 
 
-def serve(session: Session, host: str, port: int, pause: float, out, poll_ms: int = 400) -> None:
-    """Print each human seat's URL, then serve until interrupted."""
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A socket bound to host:port for `serve`, bound here so that a port in use
+    is known before any seat's link is printed. Raises OSError (errno
+    EADDRINUSE for a port in use; socket.gaierror for an unknown host)."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    # as asyncio's own create_server: a port left in TIME_WAIT by the last run binds
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def table_server(session: Session, pause: float, poll_ms: int = 400):
+    """The uvicorn server of the table; `run(sockets=[...])` serves it."""
     import uvicorn
+    return uvicorn.Server(uvicorn.Config(create_app(session, pause, poll_ms), log_level="warning"))
+
+
+def serve(session: Session, sock: socket.socket, pause: float, out, poll_ms: int = 400) -> None:
+    """Print each human seat's URL, then serve on `sock` (from listening_socket)
+    until interrupted."""
+    host, port = sock.getsockname()[:2]
+    where = f"[{host}]" if ":" in host else host
     for seat in session.humans:
-        print(f"{session.game.seat_name(seat)}: http://{host}:{port}/seat/{seat + 1}"
+        print(f"{session.game.seat_name(seat)}: http://{where}:{port}/seat/{seat + 1}"
               f"?token={session.tokens[seat]}", file=out, flush=True)
-    uvicorn.run(create_app(session, pause, poll_ms), host=host, port=port, log_level="warning")
+    with sock:
+        table_server(session, pause, poll_ms).run(sockets=[sock])

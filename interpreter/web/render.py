@@ -24,6 +24,11 @@ def page_fragment(state, table: dict, pres) -> str:
     return environment().get_template("table.html").render(t=table, boards=boards)
 
 
+def fault_fragment(fault: str) -> str:
+    """A seat's page when only the fault that stopped the game can be shown."""
+    return environment().get_template("fault.html").render(fault=fault)
+
+
 def full_page(title: str, fragment: str, config: dict) -> str:
     """A whole seat page around `fragment`; config goes to the page's script as JSON."""
     import json
