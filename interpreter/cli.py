@@ -630,10 +630,16 @@ def _cannot_listen(args, e: OSError) -> str:
 
 def cmd_scenario(args, out, err, stdin) -> int:
     from .engine.game import load_game
-    from .tools.scenario import run_file
+    from .tools.scenario import read_file, run_scenarios
+    files = [read_file(file, load_game) for file in args.files]
+    problems = [e for found in files for e in found.errors]
+    if problems:   # like validate: a file that is wrong as written is not run at all
+        _print_problems(problems, "text", out, err)
+        return 1
     passed = failed = 0
-    for file in args.files:
-        for outcome in run_file(file, load_game):
+    for found in files:
+        file = found.path
+        for outcome in run_scenarios(found, load_game):
             if outcome.passed:
                 passed += 1
                 print(f"PASS {file}: {outcome.name}", file=out)

@@ -233,8 +233,10 @@ class Game:
         """Compile every rule; quiet=False: no quiet procedure functions (compile.py's
         plan_quiet), when one is past what Python compiles."""
         by_path = {r.path: r for r in rules}
-        # spec functions' trees: a scenario's expression is refused an effect reached through them
-        self._effects = EffectFinder({p[1]: r.tree for p, r in by_path.items() if p[0] == "functions"})
+        # spec functions' trees: a scenario's expression is refused an effect reached through
+        # them, here and by the check of a scenario file (rulespec.scenario.rule_errors)
+        self.function_trees = {p[1]: r.tree for p, r in by_path.items() if p[0] == "functions"}
+        self._effects = EffectFinder(self.function_trees)
         compiler = Compiler(self, self.names)
         self.programs: dict[str, Program] = {}
         self._snippets: list[tuple] = []    # statement snippets, in order: a pickle replays them

@@ -19,6 +19,7 @@ from rulespec.dsl import parse_expression
 from rulespec.errors import RulespecError
 from rulespec.loader import load_spec
 from rulespec.purity import step_key
+from rulespec.scenario import DEFAULT_PLAYERS, rule_errors, setup_errors
 from rulespec.schema import validate as validate_shape
 
 from ..engine.explain import every_value, why_refused
@@ -40,23 +41,59 @@ class Outcome:
         return not self.failures
 
 
+@dataclass
+class ScenarioFile:
+    """A scenario file read and checked, ready to run when `errors` is empty."""
+    path: str
+    errors: list = field(default_factory=list)     # RulespecError, each at its place
+    spec: object = None         # rulespec.loader.Spec of the scenario file
+    spec_path: str = ""         # the spec it names, as a path from here
+    games: dict = field(default_factory=dict)      # (spec path, variant) -> Game, loaded once
+
+
+def read_file(path, load_game) -> ScenarioFile:
+    """The file loaded and checked before any step runs: its shape, the spec it
+    names, and its rules and set-up against that spec, in the language server's
+    words (rulespec.scenario), so a misspelt name fails at its place with a
+    suggestion instead of at run time."""
+    found = ScenarioFile(str(path))
+    try:
+        found.spec = load_spec(path)
+    except RulespecError as e:
+        found.errors = getattr(e, "errors", [e])
+        return found
+    found.errors = validate_shape(found.spec, scenario=True)
+    if found.errors:
+        return found
+    # the spec's path as the user would write it from here: errors print it so
+    found.spec_path = os.path.normpath(os.path.join(os.path.dirname(str(path)), found.spec.data["spec"]))
+    try:
+        game = found.games[(found.spec_path, None)] = load_game(found.spec_path)
+    except RulespecError as e:
+        found.errors = [found.spec.error(f"cannot start the game: {e.format()}", ("spec",))]
+        return found
+    _, errors = rule_errors(found.spec, game.names, game.function_trees)
+    found.errors = sorted(errors + setup_errors(found.spec, game.spec),
+                          key=lambda e: (e.line or 0, e.col or 0))
+    return found
+
+
 def run_file(path, load_game) -> list[Outcome]:
     """Every scenario of one file; a broken file gives one failed outcome, never a traceback."""
-    try:
-        spec = load_spec(path)
-    except RulespecError as e:
-        return [Outcome(str(path), "(file)", getattr(e, "errors", [e]))]
-    shape = validate_shape(spec, scenario=True)
-    if shape:
-        return [Outcome(str(path), "(file)", shape)]
-    data = spec.data
-    base = os.path.dirname(os.path.abspath(path))
-    games: dict = {}
+    found = read_file(path, load_game)
+    if found.errors:
+        return [Outcome(str(path), "(file)", found.errors)]
+    return run_scenarios(found, load_game)
+
+
+def run_scenarios(found: ScenarioFile, load_game) -> list[Outcome]:
+    """Every scenario of a file read_file found no error in."""
+    data = found.spec.data
     outcomes = []
     for i, scenario in enumerate(data["scenarios"]):
         name = str(scenario.get("name", f"scenario {i + 1}"))
-        runner = _Runner(spec, ("scenarios", i), name)
-        outcomes.append(runner.run(scenario, data, os.path.join(base, data["spec"]), games, load_game))
+        runner = _Runner(found.spec, ("scenarios", i), name)
+        outcomes.append(runner.run(scenario, data, found.spec_path, found.games, load_game))
     return outcomes
 
 
@@ -89,7 +126,8 @@ class _Runner:
             rig = rig_outcomes(get("rig"))
             # the file's rig is a default for scenarios that may never reach it
             self.optional = list(rig.queue) if "rig" not in scenario else []
-            self.state = self.game.new_state(int(get("players", 2)), int(get("seed", 0)), rig=rig)
+            players = int(get("players", DEFAULT_PLAYERS))
+            self.state = self.game.new_state(players, int(get("seed", 0)), rig=rig)
         except RulespecError as e:
             self.fail(self.path, f"cannot start the game: {e.format()}")
             return self.outcome
@@ -111,7 +149,7 @@ class _Runner:
             if not self.step(step, where):
                 return False
         except RulespecError as e:
-            failure = self.spec.error(f"step {k + 1}: {e.message}", where)
+            failure = self.spec.error(f"step {k + 1}: {_in_spec(e)}{e.message}", where)
             if isinstance(e, _InStep):    # a rule's own error, at its place in the step
                 failure.line, failure.col = e.line, e.col
             self.outcome.failures.append(failure)
@@ -259,9 +297,11 @@ class _Runner:
         return False
 
     def expect_ended_by(self, reason, where):
-        if not self.state.is_terminal() or self.state.ended_by != reason:
-            now = self.state.ended_by if self.state.is_terminal() else "not over"
-            self.fail(where, f"expected the game to have ended by '{reason}', it is: {now}")
+        if not self.state.is_terminal():
+            self.fail(where, f"expected the game to have ended by '{reason}', but the game is not over")
+        elif self.state.ended_by != reason:
+            self.fail(where, f"expected the game to have ended by '{reason}', "
+                             f"it ended by '{self.state.ended_by}'")
 
     def expect_winner(self, seats, where):
         st = self.state
@@ -274,6 +314,9 @@ class _Runner:
 
     def expect_scores(self, wanted, where):
         st = self.state
+        if not st.is_terminal():   # scores before the end are not the final ones it promises
+            self.fail(where, f"expected the final scores {wanted}, but the game is not over")
+            return
         scores, order = (wanted, None) if isinstance(wanted, list) else \
             (wanted.get("scores"), wanted.get("order"))
         if scores is not None and st.scores() != scores:
@@ -281,6 +324,21 @@ class _Runner:
         if order is not None and _order(st) != [o if isinstance(o, int) else sorted(o) for o in order]:
             self.fail(where, f"expected the ranking {order} (best first, by score then tie-breaks), "
                              f"it is {_order(st)} (scores {st.scores()})")
+
+
+# Game.snippet compiles a step's text as the rule "a scenario step": a fault there is
+# in the scenario file, and its line is in the step's text, not in the spec
+_STEP_FAULT = "(in a scenario step)"
+
+
+def _in_spec(error) -> str:
+    """"SPEC:LINE:COL: " where `error` is a fault of one of the spec's rules (a
+    procedure the step ran, the flow after a choice), so the failure names the
+    rule that broke as `rulespec play` would, beside the step that ran it."""
+    if isinstance(error, _InStep) or not (error.file and error.line) \
+            or error.message.endswith(_STEP_FAULT):
+        return ""
+    return f"{error.file}:{error.line}:{error.col or 1}: "
 
 
 def _order(st) -> list:

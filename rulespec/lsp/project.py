@@ -17,7 +17,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from .. import ast, check, loader, purity, schema
+from .. import ast, check, loader, purity, scenario, schema
 from ..errors import RulespecError, SpecErrors
 from ..scope import assigned_names, for_variable
 
@@ -298,14 +298,10 @@ def _analyze_scenario(result: Analysis, read) -> None:
         errors.append(spec.error(f"the spec has {len(base.diagnostics)} error(s); first, at "
                                  f"line {first.line + 1}: {first.message}", ("spec",)))
     if base.names is not None:
-        rules = _scenario_rules(spec.data)
-        try:
-            _, parse_errors = check.parse_rules(spec, base.names, rules, parse=cached_parse)
-        except SpecErrors as e:   # over limits.RULE_TEXT: none is parsed
-            parse_errors = e.errors
-        parsed = [r for r in rules if r.tree is not None]
+        # the checks `rulespec scenario` runs before a step: the same errors in both
+        rules, found = scenario.rule_errors(spec, base.names, base.functions, parse=cached_parse)
         if not shape:
-            errors += parse_errors + check.check(spec, parsed, base.names, functions=base.functions)
+            errors += found + scenario.setup_errors(spec, base.spec)
         result._jobs.append(lambda: _index_scenario(result, spec, base, rules))
     result.diagnostics = _diagnostics(result.text, errors)
 
@@ -328,36 +324,6 @@ def _scenario_shape(spec) -> list[RulespecError]:
         return schema.validate(spec, scenario=True)
     except TypeError:   # a schema module without the scenario form
         return []
-
-
-def _scenario_rules(data) -> list:
-    """The rules-language strings of a scenario file: each step's `do:`, `stage:`,
-    `expect:`, `play_until:` and `let:`, each seeing the names earlier `let:` steps gave."""
-    rules = []
-    for i, scenario in enumerate(data.get("scenarios") or []):
-        if not isinstance(scenario, dict):
-            continue
-        lets: tuple = ()
-        for k, step in enumerate(scenario.get("steps") or []):
-            if not isinstance(step, dict):
-                continue
-            path = ("scenarios", i, "steps", k)
-            for key in ("do", "stage"):
-                if isinstance(step.get(key), str):
-                    rules.append(check.Rule(path + (key,), "statements", lets))
-            expect = step.get("expect")
-            if isinstance(expect, list):
-                rules += [check.Rule(path + ("expect", j), "expression", lets)
-                          for j, e in enumerate(expect) if isinstance(e, str)]
-            elif isinstance(expect, str):
-                rules.append(check.Rule(path + ("expect",), "expression", lets))
-            if isinstance(step.get("play_until"), str):
-                rules.append(check.Rule(path + ("play_until",), "expression", lets))
-            if isinstance(step.get("let"), dict):
-                rules += [check.Rule(path + ("let", name), "expression", lets)
-                          for name, e in step["let"].items() if isinstance(e, str)]
-                lets += tuple(str(name) for name in step["let"])
-    return rules
 
 
 # --------------------------------------------------------------- diagnostics

@@ -114,4 +114,4 @@ def test_a_scenario_do_step_says_where_a_local_has_no_value(tmp_path):
                           capture_output=True, text=True)
     out = done.stdout + done.stderr
     line, col = where(scenario.read_text(), "y\n", 0)
-    assert done.returncode == 1 and f"s.yaml:{line}:{col}: error: step 1: 'y' may have no value here" in out
+    assert done.returncode == 1 and f"s.yaml:{line}:{col}: error: 'y' may have no value here" in out

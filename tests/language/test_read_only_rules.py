@@ -124,7 +124,7 @@ def test_a_scenario_step_that_reads_may_not_change_the_game(tmp_path, step, need
     out = done.stdout + done.stderr
     line, col = where(scenario.read_text(), needle)
     assert done.returncode == 1 and "Traceback" not in out
-    assert f"draws.yaml:{line}:{col}: error: step 1: " in out and "changes the game" in out
+    assert f"draws.yaml:{line}:{col}: error: " in out and "changes the game" in out
     assert "Make the change in a `do:` step" in out
 
 
@@ -154,7 +154,7 @@ def test_the_server_and_the_scenario_runner_refuse_in_the_same_words(tmp_path, s
     done = subprocess.run([sys.executable, "-m", "interpreter.cli", "scenario", str(scenario)],
                           capture_output=True, text=True)
     line, col = where(scenario.read_text(), needle)
-    prefix = f"draws.yaml:{line}:{col}: error: step 1: "
+    prefix = f"draws.yaml:{line}:{col}: error: "
     (said,) = [ln for ln in (done.stdout + done.stderr).splitlines() if prefix in ln]
     said = said.split(prefix, 1)[1].rsplit(" [$.", 1)[0]     # (the step's path after it)
     (marked,) = [d for d in analyze(str(scenario), scenario.read_text()).diagnostics
