@@ -579,7 +579,7 @@ def cmd_replay(args, out, err, stdin) -> int:
             from .web.replay import replay_page
         except ImportError as e:
             raise _Usage(f"rulespec: error: replay --html needs the web extra (pip install -e '.[web]'): {e}") from None
-        page = replay_page(args.log, load_game)
+        page = replay_page(args.log, load_game, against=args.against)
         try:
             with open(args.html, "w", encoding="utf-8") as f:
                 f.write(page)

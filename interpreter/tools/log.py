@@ -6,6 +6,7 @@ a state digest after each decision, and the result.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections import deque
@@ -186,8 +187,7 @@ def replay(path, load_game, against=None) -> tuple[bool, str]:
         problem = rng.version_problem(head.get("rng"))
         if problem:   # every chance outcome would differ: say so, not "diverges at line N"
             return False, f"{path}:1: cannot replay this log: it was {problem}"
-        game = load_game(against, variant=head.get("variant")) if against \
-            else logged_game(head, path, load_game)
+        game = game_against(head, against, load_game) if against else logged_game(head, path, load_game)
         if not game.min_players <= head["players"] <= game.max_players:
             raise CorruptFile(f"corrupt log: line 1: {head['players']} players, but {game.name} is "
                               f"for {game.min_players} to {game.max_players}", file=str(path), line=1, col=1)
@@ -196,6 +196,24 @@ def replay(path, load_game, against=None) -> tuple[bool, str]:
             # log's events instead, which tells a comment from a rule
             return follow(path, [head, *log], game)
         return _replay_exactly(path, log, game)
+
+
+def game_against(head: dict, against, load_game):
+    """The game of the spec file `against` for a log. When its text is the very source
+    the log was made with (spec_hash), the game is named by the log's path for it:
+    the same spec elsewhere, or the same path written another way (./games/x.yaml),
+    replays exactly, where its path in every saved state and change would differ."""
+    variant = head.get("variant")
+    named = head.get("spec")
+    try:
+        with open(against, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError):
+        text = None     # load_game says what is wrong with the file, in its words
+    if (text is not None and isinstance(named, str)
+            and hashlib.sha256(text.encode()).hexdigest()[:16] == head.get("spec_hash")):
+        return load_game(named, variant=variant, text=text)
+    return load_game(against, variant=variant)
 
 
 def _replay_exactly(path, log: LogReader, game) -> tuple[bool, str]:
@@ -239,7 +257,8 @@ class _SameAsLog:
 
     def header(self, again: dict) -> None:
         # header keys added since the log was written are not compared, nor the
-        # content id: the source is the same (replay() checked its hash)
+        # content id: the source is the same (replay() checked its hash, and named
+        # the game by the log's path: game_against)
         logged = {k: v for k, v in self.log.head.items() if k != "spec_id"}
         given = {k: v for k, v in again.items() if k in logged}
         if logged != given:
@@ -287,8 +306,18 @@ class _SameAsLog:
         self.compared += 1
 
     def _differs(self, number: int, logged, given) -> str:
-        return (f"{self.path}:{number}: the log says {json.dumps(logged)[:200]}, "
-                f"the game gives {json.dumps(given)[:200]}")
+        """Where the line parts, naming the keys that differ when both are objects
+        (each value cut short alone, so no JSON is cut in the middle)."""
+        if isinstance(logged, dict) and isinstance(given, dict) and logged.keys() == given.keys():
+            parts = [f"{key}: the log says {_cut_json(logged[key])}, the game gives {_cut_json(given[key])}"
+                     for key in logged if logged[key] != given[key]]
+            return f"{self.path}:{number}: " + "; ".join(parts)
+        return f"{self.path}:{number}: the log says {_cut_json(logged)}, the game gives {_cut_json(given)}"
+
+
+def _cut_json(value, size: int = 200) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= size else text[:size] + "…"
 
 
 def _labels(lines) -> list:

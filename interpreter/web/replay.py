@@ -18,7 +18,7 @@ import re
 
 from rulespec.errors import CorruptFile
 
-from ..tools.log import logged_game, read_log
+from ..tools.log import game_against, logged_game, read_log
 from ..tools.present import Presentation
 from ..tools.table import EVERYTHING, seat_table, visible_event
 from ..tools.undo import restore
@@ -27,12 +27,13 @@ from .render import environment, page_fragment
 PART = re.compile(r"(?=<section )")
 
 
-def replay_page(path, load_game) -> str:
-    """The viewer page for the log at `path`. Raises CorruptFile for a log that
-    is not one, or that another version of its spec no longer plays."""
+def replay_page(path, load_game, against=None) -> str:
+    """The viewer page for the log at `path`, played on its spec or on the spec file
+    `against`. Raises CorruptFile for a log that is not one, or that another
+    version of its spec no longer plays."""
     lines = read_log(path)
     head = lines[0]
-    game = logged_game(head, path, load_game)
+    game = game_against(head, against, load_game) if against else logged_game(head, path, load_game)
     if game.spec_hash != head.get("spec_hash"):
         raise CorruptFile(f"{path}: the log was made with a different version of {game.file}")
     pres = Presentation(game)

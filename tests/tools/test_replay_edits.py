@@ -76,6 +76,46 @@ def test_against_plays_the_log_on_another_file_and_exits_1_on_a_difference(tmp_p
     assert main(["replay", str(log)], stdout=io.StringIO(), stderr=io.StringIO()) == 0
 
 
+@pytest.mark.parametrize("provenance", [True, False])
+def test_against_the_same_spec_elsewhere_replays_exactly(tmp_path, monkeypatch, provenance):
+    """The log names its spec by path, and every saved state and change holds that
+    path: the very same file given as ./game.yaml, or a copy, parted at line 1 (the
+    header's path) or at the first digest, though its hash was the log's."""
+    spec, log = logged(tmp_path, MARKET, provenance=provenance)
+    copy = tmp_path / "copy" / "market.yaml"
+    copy.parent.mkdir()
+    copy.write_text(MARKET, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    for against in ("./game.yaml", str(spec), str(copy), "copy/../game.yaml"):
+        out, err = io.StringIO(), io.StringIO()
+        assert main(["replay", str(log), "--against", against], stdout=out, stderr=err) == 0, err.getvalue()
+        assert "identical" in out.getvalue()
+
+
+def test_replay_html_plays_the_log_on_the_spec_against(tmp_path):
+    pytest.importorskip("jinja2")
+    spec, log = logged(tmp_path, MARKET)
+    moved = tmp_path / "moved.yaml"
+    spec.rename(moved)      # the log's spec is gone: only --against finds it
+    page = tmp_path / "game.html"
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["replay", str(log), "--against", str(moved), "--html", str(page)],
+                stdout=out, stderr=err) == 0, err.getvalue()
+    assert "Market Town" in page.read_text(encoding="utf-8")
+
+
+def test_a_differing_line_names_its_keys_not_a_json_cut_short(tmp_path):
+    spec, log = logged(tmp_path, MARKET)
+    lines = log.read_text().splitlines()
+    head = json.loads(lines[0])
+    head["seed"] += 1       # another deal: the first chance line parts, in its details
+    log.write_text("\n".join([json.dumps(head)] + lines[1:]) + "\n")
+    ok, message = replay(str(log), load_game)
+    assert not ok and message.startswith(f"{log}:2: details: the log says [")
+    logged_part, given_part = message.split(", the game gives ")
+    assert logged_part.endswith("…") and given_part.endswith("…")   # each value cut alone
+
+
 def test_a_decision_the_new_rules_refuse_is_named(tmp_path):
     spec, log = logged(tmp_path, MARKET)
     walk = 'when: count([g for g in player.sold_this_turn if g == "walked"]) == 0'
