@@ -33,6 +33,7 @@ def resolve(spec, names) -> list[RulespecError]:
     unknown word, an expression that is not of constants, a constant defined
     through itself); the values in error are left as written.
     """
+    written = fractions(spec)   # as written: a constant of one would make others of more
     reader = _Reader(spec, names)
     for name in list(names.constants):
         reader.constant(name)
@@ -44,7 +45,39 @@ def resolve(spec, names) -> list[RulespecError]:
                 spec.data[section][name] = reader.value(decl, (section, name))
     for decl in (spec.data.get("cards") or {}).values():
         _read_card_nones(decl)
-    return reader.errors
+    return written + reader.errors
+
+
+# where a fraction is meant: a wall-clock time; free notes about the game
+_FRACTIONS_ALLOWED = (("limits", "seconds"), ("meta",))
+
+
+def fractions(spec) -> list[RulespecError]:
+    """An error at every fraction (a YAML float: `1.5`, `2.0`) among the values that
+    enter the game. The rules language counts in whole numbers: a fraction in a
+    constant, a start value, a card or a variant's change validated and then failed
+    at play (`range` of 2.5, a draw of 1.5 cards), scored `2.0`, or was refused by
+    the game's own save. Each is then replaced in `spec.data` by its nearest whole
+    number, so that one mistake is one error, not one more in each rule reading it."""
+    found = []
+
+    def walk(container, key, path):
+        value = container[key]
+        if path[:2] in _FRACTIONS_ALLOWED or path[:1] in _FRACTIONS_ALLOWED:
+            return
+        if isinstance(value, float):
+            whole = value.is_integer()
+            advice = (f"write {int(value)}" if whole else
+                      "count in smaller units instead (tenths: 15 for 1.5)")  # the grammar's words
+            found.append(spec.error(f"{value:g} is a fraction: numbers in rules are whole numbers; "
+                                    f"{advice}", path))
+            container[key] = round(value)
+        elif isinstance(value, (list, dict)):
+            for inner in (range(len(value)) if isinstance(value, list) else list(value)):
+                walk(value, inner, path + (inner,))
+    for key in list(spec.data):
+        walk(spec.data, key, (key,))
+    return found
 
 
 def _read_card_nones(decl) -> None:

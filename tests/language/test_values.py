@@ -131,3 +131,33 @@ def test_deriving_constants_walks_at_most_the_size_limit():
     first = info.value.errors[0]
     assert "constants walk over 5,000 list items (limits: size)" in first.message
     assert first.line == 8      # c3: c1 and c2 walked 1,120 items, c3 would walk 10,010
+
+
+@pytest.mark.parametrize("where, written, says", [
+    ("  start_chips: 4\n", "  start_chips: 0.5\n", "0.5 is a fraction: numbers in rules are whole numbers; "
+                                                   "count in smaller units instead (tenths: 15 for 1.5)"),
+    ("  flag: {start: true}\n", "  flag: {start: 2.0}\n", "2 is a fraction: numbers in rules are whole numbers; write 2"),
+    ("  order: [start_chips, none, merchant]\n", "  order: [start_chips, 1000.0, merchant]\n",
+     "1000 is a fraction: numbers in rules are whole numbers; write 1000"),
+])
+def test_a_fraction_entering_the_game_is_refused_where_it_is_written(where, written, says):
+    """The language counts in whole numbers, as its grammar says of `1.5` in a rule: a
+    fraction in a constant or start value validated, then scored 2.0, failed in
+    `range` or `draw`, or was refused by the game's own save."""
+    text = SPEC.replace(where, written)
+    with pytest.raises(SpecErrors) as e:
+        validate("t.yaml", text=text)
+    (error,) = e.value.errors
+    line = text.splitlines().index(written.rstrip("\n")) + 1
+    assert (error.line, error.message) == (line, says)
+
+
+def test_a_fraction_in_a_card_or_a_variants_change_is_refused_and_seconds_may_be_one():
+    text = SPEC.replace("game: T\n", "game: T\nlimits: {seconds: 2.5}\nmeta: {weight: 2.3}\n") + (
+        "cards:\n  goods:\n    in: deck\n    list:\n      - {name: silk, price: 1.5}\n"
+        "zones:\n  deck: {visibility: public}\n"
+        "variants:\n  rich:\n    changes:\n      constants: {start_chips: 4.5}\n")
+    with pytest.raises(SpecErrors) as e:
+        validate("t.yaml", text=text)
+    assert sorted(err.path for err in e.value.errors) == [
+        "$.cards.goods.list[0].price", "$.variants.rich.changes.constants.start_chips"]
