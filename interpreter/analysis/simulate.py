@@ -58,9 +58,12 @@ def play_one(job: Job, seed: int) -> dict:
         state = play(game, job.players, seed, make_agents(job.agents, seed), on_step=watch,
                      max_decisions=getattr(job, "cutoff", None))
     except _Broken as broken:
-        return {"seed": seed, "error": str(broken), "invariant": broken.detail}
+        return {"seed": seed, "error": str(broken), "invariant": broken.detail,
+                "fired": getattr(broken, "fired", {})}
     except Exception as e:   # one failing game must not hide the others
-        return {"seed": seed, "error": e.format() if hasattr(e, "format") else f"{type(e).__name__}: {e}"}
+        # its rules fired up to the fault (play()'s `fired`): the rule that failed counts
+        return {"seed": seed, "error": e.format() if hasattr(e, "format") else f"{type(e).__name__}: {e}",
+                "fired": getattr(e, "fired", {})}
     seconds = round(time.perf_counter() - started, 6)   # the results file's; never summarised
     if not state.is_terminal():
         return {"seed": seed, "cut_off": True, "rounds": state.round(),
@@ -205,7 +208,7 @@ def summarize(game, players, records, seconds) -> dict:
     ended: dict = {}
     for r in ok:
         ended[r["ended_by"]] = ended.get(r["ended_by"], 0) + 1
-    coverage = rule_coverage(game, ok + cut)
+    coverage = rule_coverage(game, records)   # a failed game's rules up to its fault too
     summary = {
         "game": game.name, "variant": game.variant, "players": players,
         "games": len(records), "completed": len(ok),
@@ -256,10 +259,11 @@ def coverage_keys(game) -> list[str]:
 
 def rule_coverage(game, records) -> dict:
     """How often each action, trigger, menu option and end condition fired over all
-    games: {"action:NAME" / "trigger:NAME" / "menu:RULE: LABEL" / "end:NAME": times}."""
+    games, those that failed or were cut off included (each up to where it stopped):
+    {"action:NAME" / "trigger:NAME" / "menu:RULE: LABEL" / "end:NAME": times}."""
     counts = dict.fromkeys(coverage_keys(game), 0)
     for r in records:
-        for key, times in r["fired"].items():
+        for key, times in (r.get("fired") or {}).items():
             if key in counts:
                 counts[key] += times
         end = f"end:{r.get('ended_by')}"

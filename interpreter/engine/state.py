@@ -51,7 +51,13 @@ class State:
         st.rig, st.staged = rigged, False
         st.ask_forced, st.skipped = ask_forced, None
         st.explicit = chance.Explicit() if explicit_chance else None
-        run(st)
+        try:
+            run(st)
+        except RulespecError as error:
+            # a fault in the set-up leaves the caller no state to read the rules that
+            # ran from, and simulate's coverage counts a failed game's rules too
+            error.fired = dict(st.fired)
+            raise
         return st
 
     def clone(self) -> "State":

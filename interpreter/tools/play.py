@@ -21,8 +21,23 @@ def play(game, players: int, seed: int, agents: list, log=None, on_step=None, tr
     `on_step(state)` runs after every decision (invariant checks, traces);
     `trace` receives every state change with its rule (interpreter/engine/changes.py).
     `max_decisions` cuts the game off once that many decisions are taken (a
-    simulator's safety limit, never a rule): the state returned is then not over."""
+    simulator's safety limit, never a rule): the state returned is then not over.
+
+    An exception raised while the game is set up or played carries `fired`: how
+    often each rule fired up to it (State.fired), for simulate's rule coverage."""
     state = game.new_state(players, seed, record=log is not None, trace=trace)
+    try:
+        _play_on(state, agents, log, on_step, max_decisions)
+    except Exception as error:
+        # this state's counts, not those of a clone an agent looked ahead with
+        error.fired = dict(state.fired)
+        raise
+    if log is not None:
+        log.write(json.dumps({"result": result(state)}) + "\n")
+    return state
+
+
+def _play_on(state, agents, log, on_step, max_decisions) -> None:
     if log is not None:
         _flush(state, log)
     while not state.is_terminal():
@@ -36,9 +51,6 @@ def play(game, players: int, seed: int, agents: list, log=None, on_step=None, tr
             _flush(state, log)
             if not state.is_terminal():
                 log.write(json.dumps({"state": digest(state)}) + "\n")
-    if log is not None:
-        log.write(json.dumps({"result": result(state)}) + "\n")
-    return state
 
 
 def _flush(state, log):

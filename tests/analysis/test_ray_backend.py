@@ -35,3 +35,17 @@ def test_ray_matches_local_for_the_same_seeds():
 
 def _untimed(record: dict) -> dict:
     return {k: v for k, v in record.items() if k != "seconds"}
+
+
+def test_ray_counts_a_failed_games_rules_as_local_does(tmp_path):
+    from tests.analysis.test_simulate import CRASHING
+    spec = tmp_path / "crash.yaml"
+    spec.write_text(CRASHING, encoding="utf-8")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        remote, _ = run_games(Job(str(spec), None, 2, ["random"] * 2), 10, seed=1, jobs=2, backend="ray")
+    finally:
+        ray.shutdown()
+    local, _ = run_games(Job(str(spec), None, 2, ["random"] * 2), 10, seed=1, jobs=1)
+    assert [_untimed(r) for r in remote] == [_untimed(r) for r in local]
+    assert sum(r["fired"].get("action:risky", 0) for r in remote if "error" in r) == 7

@@ -124,3 +124,18 @@ def _readme_blocks(*needles):
     found = [next(b for b in blocks(ROOT / "README.md") if needle in b.body) for needle in needles]
     assert all(b.marker.get("checked-by") == "tests/analysis/test_results.py" for b in found)
     return found
+
+
+def test_report_counts_the_failed_games_rules_as_simulate_did(tmp_path):
+    """A failed game's row keeps the rules it fired up to its fault, so `report`
+    reads the same coverage simulate printed."""
+    from tests.analysis.test_simulate import CRASHING
+    spec, path = tmp_path / "crash.yaml", str(tmp_path / "crash.parquet")
+    spec.write_text(CRASHING, encoding="utf-8")
+    code, out, _ = run("simulate", str(spec), "-n", "10", "--players", "2", "--seed", "1",
+                       "--jobs", "2", "--json", "--out", path)
+    assert code == 1 and json.loads(out)["coverage"] == {"action:safe": 3, "action:risky": 7}
+    rows = pq.read_table(path).to_pylist()
+    assert sum(dict(r["coverage"]).get("action:risky", 0) for r in rows if r["error"]) == 7
+    _, report, _ = run("report", path, "--json")
+    assert untimed(json.loads(report)) == untimed(json.loads(out))

@@ -92,6 +92,50 @@ def test_coverage_counts_what_the_log_shows():
     assert record["fired"].get("action:walk", 0) == labels.count("walk")
 
 
+CRASHING = """\
+game: Coverage
+players: {min: 2, max: 2}
+globals:
+  g: {start: 0}
+actions:
+  safe:
+    do: g += 1
+  risky:
+    do: g = 10 // 0
+flow: |
+  turn players[0]: safe, risky
+  end game "done"
+"""
+
+
+def test_coverage_counts_the_rule_that_failed(tmp_path):
+    """A failed game's rules count up to its fault: the crashing rule fired, on one
+    process or two, where it was reported as never fired."""
+    spec = tmp_path / "crash.yaml"
+    spec.write_text(CRASHING, encoding="utf-8")
+    argv = (str(spec), "-n", "10", "--players", "2", "--seed", "1")
+    code, one = simulate_json(*argv, "--jobs", "1")
+    _, two = simulate_json(*argv, "--jobs", "2")
+    assert code == 1 and one["errors"]["count"] == 7 and one["completed"] == 3
+    assert one["coverage"] == {"action:safe": 3, "action:risky": 7}
+    assert one["never_fired"] == []
+    assert untimed(one) == untimed(two)
+    _, text, _ = run("simulate", *argv, "--jobs", "1")
+    assert "       7  action:risky" in text and "never fired" not in text
+
+
+def test_a_fault_in_the_set_up_counts_the_rule_that_ran(tmp_path):
+    """An action forced before the first decision fails inside new_state, where no
+    state reaches the simulator: the fault carries the counts."""
+    from interpreter.analysis.simulate import Job, play_one
+    spec = tmp_path / "setup.yaml"
+    spec.write_text(CRASHING.replace("turn players[0]: safe, risky",
+                                     "turn players[0]: risky\n  turn players[0]: safe"),
+                    encoding="utf-8")
+    record = play_one(Job(str(spec), None, 2, ["random", "random"]), 3)
+    assert "by zero" in record["error"] and record["fired"] == {"action:risky": 1}
+
+
 def market_with(path, old: str, new: str):
     """A copy of the test game at `path` with one passage of its text changed."""
     text = Path(MARKET).read_text(encoding="utf-8")
