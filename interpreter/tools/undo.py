@@ -34,12 +34,18 @@ def restore(state, saved) -> None:
 
     The record of events and the trace stay those of the game being played.
     """
-    copy = saved.clone()
+    put_back(state, saved.clone())
+    state.record("undo", player=saved.pending.player if saved.pending else None,
+                 to=saved.decisions)
+
+
+def put_back(state, copy) -> None:
+    """Make `state` be `copy` again, in place, with nothing recorded: `copy` is a
+    clone no one else holds (it becomes part of `state`). The record of events and
+    the trace stay those of the game being played."""
     for slot in type(state).__slots__:
         if slot not in ("events", "trace"):
             setattr(state, slot, getattr(copy, slot))
-    state.record("undo", player=saved.pending.player if saved.pending else None,
-                 to=saved.decisions)
 
 
 class History:

@@ -24,7 +24,7 @@ from ..agents import make_agents
 from ..engine.visibility import HIDDEN_TEXT, decision_text
 from ..tools.present import Presentation
 from ..tools.table import seat_table, visible_event
-from ..tools.undo import History
+from ..tools.undo import History, put_back
 from .render import fault_fragment, page_fragment
 
 LOG_SHOWN = 300    # log entries sent with a page (the newest)
@@ -87,15 +87,25 @@ class Session:
             raise IllegalAction("it is not your decision")
         if not labels:
             raise IllegalAction("choose something first")
-        self.histories[seat].remember(state)
+        # An answer is taken whole or not at all: a label refused after others of a
+        # 'several' were taken puts the game back as it was, so a refused request
+        # leaves nothing behind (no decision, no log line, no undo point).
+        before, events, said = state.clone(), len(state.events), len(self._said)
         several = state.pending.kind == "several"
-        for label in labels:
-            if state.current_player() != seat:
-                break
-            self._apply(label)
-        if (several and state.current_player() == seat and state.pending.kind == "several"
-                and "done" in state.pending.labels and "done" not in labels):
-            self._apply("done")
+        try:
+            for label in labels:
+                if state.current_player() != seat:
+                    break
+                self._apply(label)
+            if (several and state.current_player() == seat and state.pending.kind == "several"
+                    and "done" in state.pending.labels and "done" not in labels):
+                self._apply("done")
+        except IllegalAction:
+            if state.decisions != before.decisions:
+                put_back(state, before)
+                del state.events[events:], self._said[said:]
+            raise
+        self.histories[seat].remember(before)
         self.messages.pop(seat, None)
         self._drain()
 
@@ -164,8 +174,15 @@ class Session:
         state = self.state
         if isinstance(option, int):
             option = state.legal_actions()[option]
-        self._said.append([decision_text(state, option, s) for s in range(self.players)])
-        state.apply(option)
+        said = [decision_text(state, option, s) for s in range(self.players)]
+        taken = state.decisions
+        try:
+            state.apply(option)
+        finally:
+            # kept only for a decision the state took (and so recorded), even when a
+            # rule after it failed; a refused option is no decision and said nothing
+            if state.decisions != taken:
+                self._said.append(said)
 
     def _as_read(self, event: dict, said, seat: int) -> dict:
         """A decision event with its label as `seat` reads it ('?' to the others when
