@@ -21,6 +21,16 @@ it runs, triggers of signals it sends. A card moved out of a public zone held
 in a local variable is not seen (the zone is not named); the number of cards
 in owner or hidden zones is public, so moving cards between such zones shows
 how many moved.
+
+So a move in a round must not let the counts tell the choice either: one whose
+zone or number of cards depends on a value chosen in the round, or that runs
+only under a condition on one (`if kind(c) == goal: move_bottom(c, goal_deck)
+else: move_bottom(c, action_deck)`), showed the later seats which kind of card
+an earlier seat discarded. Values chosen are the round's `choose` and auction
+results and what is computed from them (locals, loop variables, procedure
+parameters they are passed to); a `menu` option's body, and the actions of a
+`turn`, run only as chosen. The cards a move takes may be chosen (their faces
+are not shown), as long as how many it takes is not.
 """
 from __future__ import annotations
 
@@ -52,9 +62,13 @@ class _Round:
         self.spec, self.data, self.names, self.by_path = spec, data, names, by_path
         self.line, self.error_at, self.errors = line, error_at, errors
         self.seen: set = set()
+        self.said: set = set()      # (rule path, line, col) refused: once each
 
-    def visit(self, rule, tree):
+    def visit(self, rule, tree, chosen=frozenset(), dependent=False):
         scope = set(rule.scope) | assigned_names(rule.tree, self.names)
+        choices = _Choices(self, rule, scope, chosen)
+        choices.learn(_statements(tree))
+        choices.block(_statements(tree), dependent)
         for node in ast.walk(tree):
             target = getattr(node, "target", None)   # assignments, choices, auctions
             if isinstance(target, ast.Node):
@@ -69,11 +83,11 @@ class _Round:
                     if trig.get("on") == node.name:
                         self._follow(("triggers", name, "do"))
 
-    def _follow(self, path):
+    def _follow(self, path, chosen=frozenset(), dependent=False):
         rule = self.by_path.get(path)
-        if rule is not None and path not in self.seen:
-            self.seen.add(path)
-            self.visit(rule, rule.tree)
+        if rule is not None and (path, chosen, dependent) not in self.seen:
+            self.seen.add((path, chosen, dependent))
+            self.visit(rule, rule.tree, chosen, dependent)
 
     def _call(self, rule, call, scope):
         if call.func in self.names.procedures:
@@ -106,10 +120,112 @@ class _Round:
                     self._refuse(rule, target, f"{kind} value {target.name} is public")
 
     def _refuse(self, rule, node, what):
+        if (rule.path, node.line, node.col) in self.said:
+            return
+        self.said.add((rule.path, node.line, node.col))
         self.errors.append(self.error_at(
             rule, f"{what}, and the secret round at line {self.line} writes it: the seats "
             f"deciding later in the round would see it. Keep it in an owner-only (or hidden) "
             f"variable or zone and reveal it after the round", node.line, node.col))
+
+    def refuse_move(self, rule, call, why):
+        if (rule.path, call.line, call.col) in self.said:
+            return
+        self.said.add((rule.path, call.line, call.col))
+        self.errors.append(self.error_at(
+            rule, f"{call.func}() {why} in the secret round at line {self.line}: the number of "
+            f"cards in each zone is public, so the seats deciding later in the round would learn "
+            f"the choice from it. Keep the choice in an owner-only (or hidden) variable or zone "
+            f"and make the move after the round", call.line, call.col))
+
+
+# the arguments of each zone builtin that decide a zone or how many cards move;
+# move's and move_bottom's first is the cards, which may be chosen (faces unseen)
+_DECIDING = {"move": (1,), "move_bottom": (1,), "shuffle": (0,), "draw": (0, 1, 2),
+             "move_named": (0, 1, 2, 3)}
+_CHOICES = (ast.ChooseOne, ast.ChooseNumber, ast.ChooseSeveral, ast.Auction)
+
+
+def _statements(tree) -> list:
+    return tree.body if isinstance(tree, (ast.Block, ast.Secretly)) else [tree]
+
+
+class _Choices:
+    """Which values of one rule in a secret round come from a choice made in it, and
+    the zone moves that depend on one (their zone, their count, or whether they run)."""
+
+    def __init__(self, round_, rule, scope, chosen):
+        self.round, self.rule, self.scope = round_, rule, scope
+        self.chosen = set(chosen)
+
+    def reads(self, node) -> bool:
+        return node is not None and any(isinstance(n, ast.Name) and n.id in self.chosen
+                                        for n in ast.walk(node))
+
+    def learn(self, body) -> None:
+        """Every local of `body` a choice decides, however late a line reads it back:
+        to a fixed point (each pass adds a name, or ends)."""
+        nodes = [n for statement in body for n in ast.walk(statement)]
+        while True:
+            before = len(self.chosen)
+            for node in nodes:
+                target = getattr(node, "target", None)
+                if isinstance(node, _CHOICES) and isinstance(target, ast.Name):
+                    self.chosen.add(target.id)
+                elif isinstance(node, (ast.Assign, ast.AugAssign)) and isinstance(target, ast.Name) \
+                        and self.reads(node.value):
+                    self.chosen.add(target.id)
+                elif isinstance(node, ast.For) and self.reads(node.iter):
+                    self.chosen.add(node.var)
+            if len(self.chosen) == before:
+                return
+
+    def block(self, body, dependent):
+        for statement in body:
+            self.statement(statement, dependent)
+
+    def statement(self, node, dependent):
+        if isinstance(node, ast.If):
+            inner = dependent or self.reads(node.cond)
+            self.block(node.body, inner)
+            self.block(node.orelse, inner)
+        elif isinstance(node, ast.While):
+            self.block(node.body, dependent or self.reads(node.cond))
+        elif isinstance(node, ast.For):
+            self.block(node.body, dependent or self.reads(node.where))
+        elif isinstance(node, ast.Menu):
+            for option in node.options:
+                self.block(option.body, True)
+        elif isinstance(node, ast.Secretly):
+            self.block(node.body, dependent)
+        elif isinstance(node, ast.Turn):
+            for name in node.actions:
+                self.round._follow(("actions", name, "do"), frozenset(), True)
+        for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)) \
+                if not isinstance(node, (ast.If, ast.While, ast.For, ast.Menu, ast.Secretly)) else ():
+            self.call(call, dependent)
+
+    def call(self, call, dependent):
+        if call.func in _DECIDING:
+            deciding = [call.args[i] for i in _DECIDING[call.func] if i < len(call.args)]
+            if dependent:
+                self.round.refuse_move(self.rule, call, "runs only under a condition on what was chosen")
+            elif any(self.reads(arg) for arg in deciding):
+                self.round.refuse_move(self.rule, call, "moves to a zone, or a number of cards, "
+                                                        "decided by what was chosen")
+            elif call.args and self.filtered(call.args[0]):
+                self.round.refuse_move(self.rule, call, "moves a number of cards decided by "
+                                                        "what was chosen")
+        elif call.func in self.round.names.procedures:
+            params = (self.round.data.get("procedures") or {}).get(call.func, {}).get("params") or []
+            passed = frozenset(p for p, arg in zip(params, call.args) if self.reads(arg))
+            if passed or dependent:
+                self.round._follow(("procedures", call.func, "do"), passed, dependent)
+
+    def filtered(self, node) -> bool:
+        """Whether a list of cards has a length a choice decides (a filter reading one)."""
+        return any(isinstance(n, ast.Comprehension) and self.reads(getattr(n, "cond", None))
+                   or isinstance(n, ast.IfExp) and self.reads(n.cond) for n in ast.walk(node))
 
 
 def _visibility(section: dict, name: str, default: str = "hidden") -> str:

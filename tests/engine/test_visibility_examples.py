@@ -4,6 +4,8 @@ face-down top card, a secret round writing public state, Zena's cubes and areas
 shown to nobody; and a secret choice earlier in the round hidden from the next seat."""
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from interpreter import load_game
@@ -118,6 +120,105 @@ def test_market_bets_a_secret_choice_earlier_in_the_round_is_invisible_to_the_ne
     assert twins[0].pv["bet"][first] != twins[1].pv["bet"][first]
     candidates = refused_candidates(game, twins[0])
     assert received(twins[0], nxt, None, candidates) == received(twins[1], nxt, None, candidates)
+
+
+DISCARDS = """
+game: Discards
+players: {min: 2, max: 3}
+cards:
+  gold: {in: deck, list: [{name: ingot}, {name: bar}]}
+  lead: {in: deck, list: [{name: pipe}, {name: weight}]}
+zones:
+  deck: {visibility: hidden}
+  gold_pile: {visibility: hidden}
+  lead_pile: {visibility: hidden}
+player_zones:
+  hand: {visibility: owner}
+per_player:
+  out: {start: [], visibility: owner}
+procedures:
+  file: {params: [c], do: "move_bottom(c, gold_pile if kind(c) == gold else lead_pile)"}
+flow: |
+  for p in players:
+      draw(deck, p.hand)
+  secretly for p in players:
+      ROUND
+  end game "done"
+"""
+
+
+@pytest.mark.parametrize("round_, needle, why", [
+    # Zena's discard as it was: the deck a card went to showed its kind to the next seat
+    ("c = choose one of p.hand by p\n      if kind(c) == gold:\n          move_bottom(c, gold_pile)\n"
+     "      else:\n          move_bottom(c, lead_pile)", "move_bottom(c, gold_pile)",
+     "runs only under a condition on what was chosen"),
+    ("n = choose number from 0 to 1 by p\n      draw(deck, p.hand, n)", "draw(deck, p.hand, n)",
+     "moves to a zone, or a number of cards, decided by what was chosen"),
+    ("c = choose one of p.hand by p\n      move(c, gold_pile if kind(c) == gold else lead_pile)",
+     "move(c, gold_pile", "moves to a zone, or a number of cards, decided by what was chosen"),
+    ("k = choose one of [gold, lead] by p\n      move([c for c in p.hand if kind(c) == k], gold_pile)",
+     "move([c for c", "moves a number of cards decided by what was chosen"),
+    ("c = choose one of p.hand by p\n      file(c)", "move_bottom(c, gold_pile",
+     "moves to a zone, or a number of cards, decided by what was chosen"),
+    ("choose by p:\n          \"keep\": pass\n          \"bury\": move(p.hand, lead_pile)",
+     "move(p.hand, lead_pile)", "runs only under a condition on what was chosen"),
+])
+def test_a_move_in_a_secret_round_that_counts_would_tell_is_refused(round_, needle, why):
+    """Every zone's count is public: a move in the round whose zone or number of cards
+    a choice decides, or that runs only as chosen, shows the choice to the seats
+    deciding after (found in Zena's discard to the hand limit: the goal deck or the
+    action deck grew by one, as the discarded card's kind was)."""
+    text = DISCARDS.replace("ROUND", round_)
+    with pytest.raises(SpecErrors) as caught:
+        load_game("d.yaml", text=text)
+    error = caught.value.errors[0]      # (an if and its else: one error each)
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if needle in ln)
+    assert error.line == line and why in error.message, error.format()
+    assert "secret round at line 20" in error.message and "after the round" in error.message
+
+
+def test_chosen_cards_kept_owner_only_and_moved_after_the_round_are_allowed():
+    text = DISCARDS.replace("ROUND", "p.out = choose 1 of p.hand by p").replace(
+        '  end game "done"', "  for p in players:\n      for c in p.out:\n"
+        "          if kind(c) == gold:\n              move_bottom(c, gold_pile)\n"
+        "          else:\n              move_bottom(c, lead_pile)\n  end game \"done\"")
+    state = load_game("d.yaml", text=text).new_state(2, 0)      # (one card each: no question)
+    assert state.is_terminal() and len(state.zones["gold_pile"]) + len(state.zones["lead_pile"]) == 2
+
+
+def test_zena_the_next_seat_cannot_tell_which_kind_was_discarded():
+    """Zena's discard to six, Advanced (goal and action cards): twin games where the
+    first seat discards a goal card or an action card look the same to the next seat
+    until everyone has chosen."""
+    game = shipped(str(ROOT / "games" / "zena.yaml"), variant="advanced")
+    for st in _secret_discards(game):
+        kinds = {game.cards[c]["kind"]: label for c, label in zip(st.pending.values, st.pending.labels)
+                 if isinstance(c, str) and c in game.cards}
+        if len(kinds) < 2:
+            continue
+        twins = []
+        for label in (kinds["goal_card"], kinds["action_card"]):
+            twin = st.clone()
+            twin.apply(label)
+            while twin.pending is not None and twin.pending.player == st.pending.player:
+                twin.apply("done")
+            twins.append(twin)
+        nxt = twins[0].current_player()
+        if twins[1].current_player() != nxt or not twins[0].pending.secret:
+            continue
+        assert twins[0].view(nxt) == twins[1].view(nxt)
+        return
+    pytest.fail("no seed gave a discard of either kind with a later seat still to choose")
+
+
+def _secret_discards(game):
+    """Positions of random 3-player games where a seat secretly picks several cards."""
+    for seed in range(40):
+        st, rng = game.new_state(3, seed), random.Random(seed)
+        while not st.is_terminal():
+            if st.pending.kind == "several" and st.pending.secret:
+                yield st.clone()
+            st.apply(rng.randrange(len(st.legal_actions())))
 
 
 # ------------------------------------------------------------------ per-card values
