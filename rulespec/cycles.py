@@ -16,6 +16,11 @@ loop is a game of many decisions, which is the designer's to end. Everything
 under an `if`, a loop, `and`/`or` past the first operand, or a conditional
 expression is conditional, so a procedure with a base case (`if n == 0: return`
 first) has no always edge back to itself. Any cycle of always edges is refused.
+
+Spec functions are nodes too, ("functions", name): a function always calls the
+functions its expression surely evaluates (not past the first operand of
+`and`/`or`, nor in a conditional's branches), so `f(n) = f(n + 1)` is refused
+where `f(n) = 0 if n == 0 else f(n - 1)` is not.
 """
 from __future__ import annotations
 
@@ -31,7 +36,11 @@ def check_cycles(spec, rules, names, error_at) -> list:
     edges, at the statement of the cycle's first rule (in spec order) that goes on."""
     bodies = {r.path[:2]: r for r in rules
               if r.path[0] in ("triggers", "procedures") and r.path[2:] == ("do",)}
+    functions = {r.path[:2]: r for r in rules
+                 if r.path[0] == "functions" and r.path[2:] == ("expr",) and r.tree is not None}
     graph = _Graph(spec.data, names, bodies)
+    graph.edges.update({node: _function_calls(rule.tree, names) for node, rule in functions.items()})
+    bodies = {**bodies, **functions}
     errors = []
     for cycle in _cycles(list(bodies), graph.edges):
         first, second = cycle[0], cycle[1 % len(cycle)]
@@ -40,15 +49,31 @@ def check_cycles(spec, rules, names, error_at) -> list:
         errors.append(error_at(bodies[first],
                                f"{_name(first)} always {words}, and that runs it again "
                                f"without end ({chain}), asking nobody: the game could never go "
-                               f"on. Do it only under a condition that can be false (an `if` "
-                               f"around it, or a `when:` on the trigger)",
+                               f"on. {_ADVICE[first[0]]}",
                                node.line, node.col))
     return errors
 
 
+_ADVICE = {
+    "functions": "Call it only in a branch that can be left (a base case: "
+                 "`0 if n == 0 else f(n - 1)`)",
+    "procedures": "Do it only under a condition that can be false (an `if` around it)",
+    "triggers": "Do it only under a condition that can be false (an `if` around it, or a "
+                "`when:` on the trigger)",
+}
+
+
 def _name(node) -> str:
     section, name = node
-    return f"trigger {name}" if section == "triggers" else f"procedure {name}"
+    return f"{ {'triggers': 'trigger', 'procedures': 'procedure'}.get(section, 'function')} {name}"
+
+
+def _function_calls(expr, names) -> dict:
+    """A function's always edges: {("functions", g): (the call, words)} for each spec
+    function its expression surely calls."""
+    return {("functions", node.func): (node, f"calls function {node.func}")
+            for node in reversed(_surely_evaluated(expr))
+            if isinstance(node, ast.Call) and node.func in names.functions}
 
 
 class _Graph:

@@ -86,3 +86,35 @@ def test_a_call_after_one_that_may_ask_is_not_an_always_edge():
                           '"x = choose one of [1, 2] by players[0]"}\n').replace('do: "p2()"',
                                                                             'do: "ask()\\np2()"')
     validate("game.yaml", text=text)
+
+
+FUNCTIONS = HEAD + """functions:
+  FUNCS
+flow: |
+  n = f(1)
+  end game "x"
+"""
+
+
+@pytest.mark.parametrize("funcs, needle, chain", [
+    ('f: {params: [k], expr: "f(k + 1)"}', "f(k + 1)", "(function f → function f)"),
+    ('f: {params: [k], expr: "1 + g(k)"}\n  g: {params: [k], expr: "count([k]) + f(k - 1)"}',
+     "g(k)", "(function f → function g → function f)"),
+    ('f: {params: [k], expr: "f(k) if f(k - 1) > 0 else 0"}', "f(k - 1)", "(function f → function f)"),
+])
+def test_a_function_that_always_calls_itself_again_is_refused(funcs, needle, chain):
+    """A function with no base case validated and failed at play, far from the cause
+    ("call each other too deeply"), where the same procedure was refused."""
+    text = FUNCTIONS.replace("FUNCS", funcs)
+    (error,) = errors_of(text)
+    assert (error.line, error.col) == where(text, needle)
+    assert chain in error.message and "a base case" in error.message
+
+
+@pytest.mark.parametrize("funcs", [
+    'f: {params: [k], expr: "0 if k <= 0 else f(k - 1)"}',
+    'f: {params: [k], expr: "k if k <= 0 or f(k - 1) > 0 else 1"}',
+    'f: {params: [k], expr: "count([f(j) for j in range(k)])"}',
+])
+def test_a_function_with_a_base_case_is_accepted(funcs):
+    validate("g.yaml", text=FUNCTIONS.replace("FUNCS", funcs))
