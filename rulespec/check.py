@@ -413,10 +413,17 @@ class _RuleChecker:
         return None
 
     def visit_turn(self, node, scope):
+        seen = set()
         for action, (line, col) in zip(node.actions, node.action_at):
             if action not in self.names.actions:
                 self.error_at(line, col, f"unknown action '{action}'"
                                          f"{did_you_mean(action, self.names.actions)}")
+            elif action in seen:
+                # each option would be offered twice ("take one", "take one (2)"): a random
+                # seat would pick the action twice as often, and a person see it twice
+                self.error_at(line, col, f"action '{action}' is listed twice in this turn: "
+                                         f"list each action once")
+            seen.add(action)
 
     def visit_run_phase(self, node, scope):
         if node.name not in self.names.phases:
