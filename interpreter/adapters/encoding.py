@@ -75,6 +75,16 @@ SEPARATED = re.compile(r"[\s,]")
 PROBE_DECISIONS = 5_000   # a probe game stops after this many decisions
 
 
+def as_action_id(action) -> int:
+    """`action` as a vocabulary id: an int or a numpy integer (what an action mask's
+    sample gives). Raises ValueError naming the value and its type for anything else:
+    int() would read 1.5 as id 1, "3" as id 3 and True as id 1, each a legal move
+    nobody chose."""
+    if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+        return int(action)
+    raise ValueError(f"an action is an integer id, not {action!r} ({type(action).__name__})")
+
+
 class UnnamedOption(RulespecError):
     """A legal option the action vocabulary has no id for."""
 
@@ -131,7 +141,9 @@ class ActionVocabulary:
         return out
 
     def option_for(self, state, action_id: int) -> Option:
-        """The legal Option with this id. ValueError when it is not legal now."""
+        """The legal Option with this id. ValueError when it is not legal now, or
+        not an id at all (action_id)."""
+        action_id = as_action_id(action_id)
         for index, found in enumerate(self.ids(state)):
             if found == action_id:
                 return state.legal_actions()[index]

@@ -17,7 +17,10 @@ Agents are "player_0".."player_{n-1}" (seats). What each gets:
   per spec, variant and player count), so one action keeps its id in every
   state and every game; `env.unwrapped.vocab.names[i]` names it. The mask is 1
   at the ids of the options legal now for that seat, all 0 for a seat that
-  does not decide now. An id the mask refuses raises ValueError.
+  does not decide now. An id the mask refuses raises ValueError, and so does
+  an action that is no id: anything but an int or a numpy integer (a bool, a
+  float, a text), or None for an agent that must act (None is the action only
+  of an agent that is done, as PettingZoo's API has it).
 - rewards: at the end, what the engine's MCTS maximises (agents/search.py,
   `win_shares`): 1 to a sole winner, 1/k to each of k tied winners, 0 to the
   others and to all when nobody may win; 0 before.
@@ -52,7 +55,7 @@ from pettingzoo import AECEnv, ParallelEnv
 from rulespec.errors import RulespecError
 from ..agents.search import win_shares
 from ..engine.game import load_game
-from .encoding import BOUND, PROBE_GAMES, ActionVocabulary, ObservationLayout
+from .encoding import BOUND, PROBE_GAMES, ActionVocabulary, ObservationLayout, as_action_id
 
 LOOKAHEAD = 1_000     # decisions a parallel step's look-ahead may answer with stand-ins
 
@@ -166,7 +169,9 @@ class RulespecEnv(_Table, AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        option = self.vocab.option_for(self.state, int(action))   # ValueError when masked
+        if action is None:    # PettingZoo's action for an agent that is done, not for one that decides
+            raise ValueError(f"{agent} decides now and was given no action (None)")
+        option = self.vocab.option_for(self.state, action)   # ValueError when masked or not an id
         self._cumulative_rewards[agent] = 0
         self.rewards = {a: 0 for a in self.agents}
         self.state.apply(option)
@@ -218,7 +223,7 @@ class RulespecParallelEnv(_Table, ParallelEnv):
             agent = self.possible_agents[seat]
             if agent not in actions or actions[agent] is None:
                 raise ValueError(f"{agent} decides now and was given no action")
-            action = int(actions[agent])
+            action = as_action_id(actions[agent])
             if not (0 <= action < self.vocab.size and mask[action]):
                 raise ValueError(f"action {action} is masked for {agent} now")
             self._kept[seat] = action

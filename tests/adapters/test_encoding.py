@@ -130,6 +130,19 @@ def test_option_for_refuses_an_id_that_is_not_legal():
         vocab.option_for(st, illegal)
 
 
+def test_option_for_takes_integer_ids_only():
+    """The OpenSpiel and PettingZoo adapters' one way from an id to an option: a
+    float equal to a legal id, a text or a bool is refused, never read as that id."""
+    game = shipped(str(TESTS / "games" / "tictactoe.yaml"))
+    vocab = ActionVocabulary(game, 2)
+    st = game.new_state(2, 0)
+    legal = vocab.ids(st)[0]
+    assert vocab.option_for(st, np.int32(legal)) == vocab.option_for(st, legal)
+    for bad in (float(legal), str(legal), True, None):
+        with pytest.raises(ValueError, match=f"an action is an integer id, not {bad!r}"):
+            vocab.option_for(st, bad)
+
+
 # ---------------------------------------------------------------- observations
 from interpreter.adapters.encoding import ObservationLayout   # noqa: E402
 from interpreter.engine import visibility   # noqa: E402

@@ -2,6 +2,7 @@
 its observations come from the player's view only. Needs the `pettingzoo` extra."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -135,6 +136,47 @@ def test_an_action_is_its_vocabulary_id_in_every_state():
     assert e.action_space(e.agent_selection).n == vocab.size
     with pytest.raises(ValueError, match="is not legal now"):
         e.step(next(i for i in first if i not in later))
+
+
+def _zena_at_its_first_decision():
+    e = env(str(ROOT / "games" / "zena.yaml"), players=3)
+    e.reset(seed=1)
+    return e
+
+
+# what int() would have read as another id (1.5 as 1, "3" as 3, True as 1): each named
+@pytest.mark.parametrize("bad", [1.5, 1.0, "3", True, np.bool_(True), np.float64(2.0), [1]],
+                         ids=repr)
+def test_an_action_that_is_no_integer_id_is_refused_naming_it(bad):
+    e = _zena_at_its_first_decision()
+    before = e.unwrapped.state.to_json()
+    with pytest.raises(ValueError, match=f"not {re.escape(repr(bad))} \\({type(bad).__name__}\\)"):
+        e.step(bad)
+    assert e.unwrapped.state.to_json() == before
+    p = parallel_env(str(ROOT / "games" / "zena.yaml"), players=3)
+    obs, _ = p.reset(seed=1)
+    movers = [a for a in p.agents if obs[a]["action_mask"].any()]
+    legal = {a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in movers}
+    with pytest.raises(ValueError, match=f"not {re.escape(repr(bad))}"):
+        p.step({**legal, movers[0]: bad})
+    assert p.unwrapped.state.to_json() == before
+
+
+def test_none_is_no_action_for_an_agent_that_must_act_but_is_for_one_that_is_done():
+    e = _zena_at_its_first_decision()
+    agent = e.agent_selection
+    with pytest.raises(ValueError, match=f"{agent} decides now and was given no action"):
+        e.step(None)
+    legal = np.flatnonzero(e.last()[0]["action_mask"])
+    e.step(np.int64(legal[0]))           # a numpy integer, as a mask's sample gives, is an id
+    assert e.unwrapped.state.decisions == 1
+    # at the end PettingZoo passes None for every agent that is done (api_test does)
+    e = env(MARKET, players=2)
+    e.reset(seed=4)
+    for agent in e.agent_iter():
+        obs, _, done, truncated, _ = e.last()
+        e.step(None if done or truncated else int(np.flatnonzero(obs["action_mask"])[0]))
+    assert e.agents == []
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
