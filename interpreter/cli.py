@@ -21,11 +21,16 @@ class _Parser(argparse.ArgumentParser):
         self._stderr = stderr
 
     def error(self, message):
-        raise _Usage(f"{self.prog}: error: {message}")
+        raise _Usage(f"{self.prog}: error: {message}", self.format_usage())
 
 
 class _Usage(Exception):
-    pass
+    """Bad usage (status 2): str() is the message; `usage` the usage line of the
+    command it was made with, or None after parsing (a check of a command's own)."""
+
+    def __init__(self, message, usage=None):
+        super().__init__(message)
+        self.usage = usage
 
 
 AGENTS_HELP = ("'random' for every seat, or one agent per seat, comma-separated: random, first, "
@@ -57,6 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action=_Version, help="print rulespec's version and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser,
                            help="one of these (each has its own --help):")
+    p.commands = sub.choices   # each command's own parser, to word its usage errors (_parse)
 
     v = sub.add_parser("validate", help="check spec files; print FILE:LINE:COL errors",
                        description="Check specs: shape, rules, names, kinds of value.")
@@ -175,14 +181,24 @@ def _add_run_options(s):
     s.add_argument("--address", help="Ray cluster address (default: start a local Ray)")
 
 
+def _parse(parser, argv) -> argparse.Namespace:
+    """The arguments; raises _Usage. Arguments the command does not take are blamed
+    on it, with its usage, where argparse's parse_args blames the top-level parser."""
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        command = parser.commands.get(args.command, parser)
+        command.error(f"unrecognized arguments: {' '.join(extras)}")
+    return args
+
+
 def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
     out, err = stdout or sys.stdout, stderr or sys.stderr
     parser = build_parser()
     try:
         with contextlib.redirect_stdout(out):   # --help and --version print to our stream
-            args = parser.parse_args(argv)
+            args = _parse(parser, argv)
     except _Usage as e:
-        print(parser.format_usage().rstrip(), file=err)
+        print(e.usage.rstrip(), file=err)
         print(str(e), file=err)
         return 2
     except SystemExit as e:      # --help, --version
@@ -289,6 +305,8 @@ def cmd_validate(args, out, err, stdin) -> int:
                 raise   # only --variant names one: bad usage (main)
             except RulespecError as e:
                 found = getattr(e, "errors", [e])
+                if args.assumptions and variant == variants[0]:   # those read despite the errors
+                    listed.extend((file, a) for a in getattr(e, "assumptions", ()))
                 if variant is None:
                     in_base = {p.format() for p in found}
                 problems.extend(_in_variant(p, variant) for p in found if p.format() not in in_base

@@ -30,7 +30,7 @@ def validate(source, variant: str | None = None, text: str | None = None) -> Che
     spec = loader.load_spec(source, variant=variant, text=text)
     errors = schema.validate(spec)
     if errors:
-        raise SpecErrors(errors)
+        raise SpecErrors(errors, spec.assumptions)
     names = check.Names.of(spec.data)
     errors = values.resolve(spec, names)
     rules, more = check.parse_rules(spec, names)
@@ -46,6 +46,6 @@ def validate(source, variant: str | None = None, text: str | None = None) -> Che
     errors += check.unread_additions(spec, rules)
     if errors:
         errors.sort(key=lambda e: (e.line or 0, e.col or 0))
-        raise SpecErrors(errors)
+        raise SpecErrors(errors, spec.assumptions)
     return Checked(spec, names, rules, kinds, frozenset(private))
 

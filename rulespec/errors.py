@@ -51,10 +51,13 @@ def _rebuilt(cls, args: tuple, fields: dict) -> RulespecError:
 
 
 class SpecErrors(RulespecError):
-    """The spec has errors; `errors` lists each one, ranked, first first."""
+    """The spec has errors; `errors` lists each one, ranked, first first;
+    `assumptions` holds the `assumed:` values read all the same (loader.Assumption),
+    which `validate --assumptions` lists beside the errors."""
 
-    def __init__(self, errors: list[RulespecError]):
+    def __init__(self, errors: list[RulespecError], assumptions=()):
         self.errors = errors
+        self.assumptions = list(assumptions)
         first = errors[0]
         super().__init__(first.message, first.file, first.line, first.col, first.path)
 

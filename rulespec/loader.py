@@ -197,8 +197,8 @@ def _check_variants(file: str, root: yaml.MappingNode) -> None:
                                  f"specs of their own", file, line, col)])
 
 
-def _fail(errors: list[RulespecError]):
-    raise SpecErrors(sorted(errors, key=lambda e: (e.line or 0, e.col or 0)))
+def _fail(errors: list[RulespecError], assumptions=()):
+    raise SpecErrors(sorted(errors, key=lambda e: (e.line or 0, e.col or 0)), assumptions)
 
 
 _UNSEEN_BREAKS = re.compile("[\x85\u2028\u2029]")
@@ -512,8 +512,8 @@ class _Converter:
     def run(self, root) -> dict:
         self.spec.marks[()] = _pos(root)
         data = self.value(root, ())
-        if self.errors:
-            _fail(self.errors)
+        if self.errors:   # what could be read still holds the `assumed:` values to list
+            _fail(self.errors, _Assumptions(self.spec).readable(data))
         return data
 
     def error(self, message: str, node, path) -> None:
@@ -812,8 +812,17 @@ class _Assumptions:
     def run(self) -> list[tuple[tuple, Assumption]]:
         self.spec.data = self.walk(self.spec.data, ())
         if self.errors:
-            _fail(self.errors)
+            _fail(self.errors, self.reasoned())
         return self.found
+
+    def readable(self, data) -> list[Assumption]:
+        """The assumptions in `data`, read from a spec with errors, without failing."""
+        self.spec.data = self.walk(data, ())
+        return self.reasoned()
+
+    def reasoned(self) -> list[Assumption]:
+        """Those found that give a reason (the others are errors)."""
+        return [a for _, a in self.found if isinstance(a.reason, str) and a.reason.strip()]
 
     def walk(self, value, path):
         while isinstance(value, dict) and "assumed" in value:

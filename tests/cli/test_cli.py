@@ -97,6 +97,25 @@ def test_usage_error_text():
     assert "usage:" in err and "invalid choice: 'xml'" in err
 
 
+@pytest.mark.parametrize("argv, usage, error", [
+    (["play", MARKET, "--players", "2", "--bogus"], "usage: rulespec play ",
+     "rulespec play: error: unrecognized arguments: --bogus"),
+    (["play", MARKET], "usage: rulespec play ",
+     "rulespec play: error: the following arguments are required: --players"),
+    (["simulate", MARKET, "--players", "2", "-n", "abc"], "usage: rulespec simulate ",
+     "rulespec simulate: error: argument -n/--games: invalid int value: 'abc'"),
+    (["--bogus"], "usage: rulespec [-h] [--version] COMMAND ...",
+     "rulespec: error: unrecognized arguments: --bogus"),
+], ids=["unknown-flag", "missing-option", "bad-value", "top-level"])
+def test_a_usage_error_gives_the_commands_own_usage(argv, usage, error):
+    """A command's usage error shows that command's usage and names it, where the
+    top-level usage (COMMAND ...) and `rulespec: error:` told nothing of it."""
+    code, out, err = run(*argv)
+    lines = err.splitlines()
+    assert code == 2 and out == ""
+    assert lines[0].startswith(usage) and lines[-1] == error
+
+
 def test_format_json():
     path = INVALID / "unknown_attribute.yaml"
     code, out, err = run("validate", "--format", "json", path, INVALID / "unknown_phase.yaml")
@@ -129,6 +148,27 @@ def test_assumptions_listed_with_line():
     assert any("$.per_player.energy" in x and "enough for a short game" in x for x in lines)
     code, out, err = run("validate", "--assumptions", MARKET)
     assert code == 0 and out == ""
+
+
+@pytest.mark.parametrize("old, new, error", [
+    ("p.energy -= claim_cost", "p.enrgy -= claim_cost", "unknown attribute '.enrgy'"),
+    ("  hexes: {value: 7", "  claim_cost: 2\n  hexes: {value: 7", "duplicate key 'claim_cost'"),
+], ids=["rule-error", "load-error"])
+def test_assumptions_still_listed_beside_errors(tmp_path, old, new, error):
+    """An error elsewhere in the spec hid every `assumed:` value, in text and JSON."""
+    text = (VALID / "hex_regions.yaml").read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "broken.yaml"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    code, out, err = run("validate", "--assumptions", path)
+    assert code == 1 and error in out + err
+    assert [x.split(": assumed: ")[1].split(" = ")[0] for x in out.splitlines() if ": assumed: " in x] == [
+        "$.constants.claim_cost", "$.constants.hexes", "$.per_player.energy"]
+    code, out, _ = run("validate", "--assumptions", "--format", "json", path)
+    found = json.loads(out)
+    assert code == 1 and len(found["errors"]) == 1 and error in found["errors"][0]["message"]
+    assert [a["path"] for a in found["assumptions"]] == [
+        "$.constants.claim_cost", "$.constants.hexes", "$.per_player.energy"]
 
 
 # ---------------------------------------------------------------------------- play
