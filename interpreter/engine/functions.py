@@ -105,11 +105,13 @@ def int_range(st, low, high, offered: str | None = None) -> list:
     """[low, low + 1, ..., high - 1], its length checked against the size limit
     before it is built (range(10**20) is an error, not a hang). `offered`: the
     decision whose options these are ("choose number"), named so in the error, as
-    the designer wrote no range."""
+    the designer wrote no range; an empty one is then an error saying so."""
     if low.__class__ is not int or high.__class__ is not int:   # a Seat, or an error
         for end in (low, high):
             if not isinstance(end, int) or isinstance(end, bool):
                 raise RuleError(f"range: the ends are whole numbers, not {display(end)}")
+    if offered and high <= low:   # the decision would say only "nothing to choose from"
+        raise RuleError(f"{offered} from {low} to {high - 1}: the range is empty")
     size = st.game.bounds.size
     if high - low > size:
         if offered:

@@ -299,3 +299,20 @@ def test_a_negative_count_is_refused_where_it_asked_nothing(statement, message):
     # range(-1) drew none and a negative count chose none, silently
     error = _error(statement)
     assert error.message == f"{message} (in the flow)" and error.line == 22
+
+
+def test_an_empty_choose_number_range_names_the_range():
+    # the decision said only "there is nothing to choose from"
+    error = _error("  n = choose number from 5 to n + 2 by players[0]\n")
+    assert error.message == "choose number from 5 to 2: the range is empty (in the flow)"
+    assert (error.line, error.col) == (22, 3)
+    assert error.format().startswith("t.yaml:22:3: error: choose number from 5 to 2")
+
+
+def test_choose_n_of_fewer_options_takes_them_all():
+    # documented in docs/spec-format.md: the list is shorter than n, and no error
+    game = load_game("t.yaml", text=BASE + "flow: |\n  xs = choose 3 of [1, 2] by players[0]\n"
+                                          '  end game "done"\n')
+    state = game.new_state(2, 0)
+    state.apply("2")    # then 1, then done: each the only option, taken at once
+    assert state.is_terminal() and state.g["xs"] == [2, 1]
