@@ -19,6 +19,7 @@ from __future__ import annotations
 from . import ast
 from .dsl import parse_expression
 from .errors import RulespecError
+from .kinds import join, of_value
 from .limits import Limits
 from .loader import did_you_mean
 
@@ -45,7 +46,43 @@ def resolve(spec, names) -> list[RulespecError]:
                 spec.data[section][name] = reader.value(decl, (section, name))
     for decl in (spec.data.get("cards") or {}).values():
         _read_card_nones(decl)
-    return written + reader.errors
+    return written + reader.errors + mixed_attributes(spec)
+
+
+def mixed_attributes(spec) -> list[RulespecError]:
+    """An error at each card attribute written with another kind of value than the same
+    attribute of the cards before it (`cost: e` among numbers): the checker knows an
+    attribute by its name, so a rule adding `c.cost` validated, then failed at play at
+    the rule, far from the card. None (a card without it) mixes with any kind."""
+    found, first = [], {}     # attribute -> (its kind so far, the path that gave it)
+    for section, decl in (spec.data.get("cards") or {}).items():
+        if not isinstance(decl, dict):
+            continue
+        rows = [(("cards", section, "attrs"), decl.get("attrs") or {})]
+        rows += [(("cards", section, "list", i), row) for i, row in enumerate(decl.get("list") or [])]
+        for path, row in rows:
+            for attr, value in (row.items() if isinstance(row, dict) else ()):
+                if attr in ("name", "count", "assumed"):
+                    continue
+                kind = of_value(value)
+                known = first.get(attr)
+                if known is None:
+                    first[attr] = (kind, path + (attr,))
+                elif _vague(join(known[0], kind)) and not _vague(known[0]) and not _vague(kind):
+                    line = spec.mark(known[1])[0]
+                    found.append(spec.error(
+                        f"{attr} is {_phrase(value)} here ({value!r}), where the cards before "
+                        f"give {known[0].words(article=True)} (line {line}): a rule reading "
+                        f".{attr} could not tell which it has. A typo?",
+                        path + (attr,)))
+                else:
+                    first[attr] = (join(known[0], kind), known[1])
+    return found
+
+
+def _vague(kind) -> bool:
+    """Whether a kind holds "any value" anywhere (two kinds that do not join)."""
+    return kind is not None and (kind.base == "any" or _vague(kind.item) or _vague(kind.key))
 
 
 # where a fraction is meant: a wall-clock time; free notes about the game

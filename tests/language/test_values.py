@@ -161,3 +161,40 @@ def test_a_fraction_in_a_card_or_a_variants_change_is_refused_and_seconds_may_be
         validate("t.yaml", text=text)
     assert sorted(err.path for err in e.value.errors) == [
         "$.cards.goods.list[0].price", "$.variants.rich.changes.constants.start_chips"]
+
+
+CARDS = """\
+game: T
+players: {min: 2, max: 2}
+cards:
+  goods:
+    in: deck
+    attrs: {cost: 1, tags: []}
+    list:
+      - {name: corn, count: 3, cost: 2, tags: [food]}
+      - {name: wine, cost: WINE}
+zones:
+  deck: {visibility: hidden}
+globals:
+  g: {start: 0}
+flow: |
+  for c in cards(deck):
+      g += c.cost
+  end game "done"
+"""
+
+
+def test_a_card_attribute_of_another_kind_than_the_others_is_refused_at_the_card():
+    """`cost: e` (a typo) among numbers validated, then failed at play in the rule
+    adding `c.cost`, far from the card."""
+    text = CARDS.replace("WINE", "e")
+    with pytest.raises(SpecErrors) as e:
+        validate("t.yaml", text=text)
+    (error,) = e.value.errors
+    assert (error.line, error.path) == (9, "$.cards.goods.list[1].cost")
+    assert error.message.startswith("cost is a text here ('e'), where the cards before give a number (line 6)")
+
+
+@pytest.mark.parametrize("wine", ["3", "none", "3, tags: [drink, luxury]"])
+def test_attributes_of_one_kind_or_none_are_accepted(wine):
+    validate("t.yaml", text=CARDS.replace("WINE", wine))
