@@ -29,7 +29,10 @@ class KindTable:
     per_card, card_attr, constant, player_zone; params: {(owner kind, owner,
     name): Kind} for functions, procedures, signals and actions (its `for`
     variable); results: {("functions" | "procedures", name): Kind};
-    locals: {(rule path, name): Kind}; nodes: {AST node: Kind}.
+    locals: {(rule path, name): Kind}; nodes: {AST node: Kind}; stored:
+    {(section, name): Kind} for a fixed variable, what the rules store into it (its
+    declaration alone decides `variables`, so a save check can learn there that its
+    items may be none, or that a number it holds is always a player).
     """
 
     def __init__(self):
@@ -40,6 +43,7 @@ class KindTable:
         self.results: dict = {}
         self.locals: dict = {}
         self.nodes: dict = {}
+        self.stored: dict = {}
 
     def of(self, node) -> Kind | None:
         """The kind of an expression node of one of `Checked.rules`' trees (None: not
@@ -167,10 +171,12 @@ class _Walker:
     def learn(self) -> bool:
         """Fold this pass's stores into the table; True when anything changed."""
         t, changed = self.table, False
+        t.stored = {}   # this pass's alone: an earlier pass's guesses (ANY) are not kept
         for key, kind in self.stores.items():
             section = key[0]
             if section in _SECTIONS:
                 if key in t.fixed:
+                    t.stored[key] = kind
                     continue
                 old = t.variables.get(key)
                 new = join(old, kind)

@@ -9,13 +9,18 @@ from __future__ import annotations
 from itertools import chain
 
 from rulespec.errors import CorruptFile
+from rulespec.kinds import CELL, LAYOUT_CELL, NOTHING, Kind, known, map_of
 from . import chance
 from .flow import run
 from .functions import start_meter
 from .values import Seat, Zone, encode
 
 _PLAIN_ANY = frozenset({int, str, bool, type(None)})   # no seat, zone or float among them
+_INTS = frozenset({int})
+_TEXT_OR_NONE = (str, type(None))
 _ALL_MAPS = frozenset({dict}).issuperset
+_LAYOUT = map_of(CELL, LAYOUT_CELL)     # hex_layout's "q,r" -> {colour, board, q, r[, joined]}
+_LAYOUT_FIELDS = frozenset({"colour", "board", "q", "r", "joined"})
 
 
 def corrupt(message: str, where: str | None = None) -> CorruptFile:
@@ -140,17 +145,26 @@ def _checks(game) -> dict:
 
 
 def _declared(game, section, name, decl) -> tuple:
-    kind = game.kinds.variables.get((section, name))
+    kind, stored = _saved_kind(game, (section, name))
     fits = _kind_check(kind, game)
     low, high, one_of = decl.get("min"), decl.get("max"), decl.get("one_of")
     bounded = low is not None or high is not None or one_of is not None
-    none_barred = not (one_of is not None and None in one_of)
+    # none where the rules can store it: one_of lists it, or the kind may be none
+    # (a store of none where it may not be is refused at play, Game.checker)
+    none_ok = None in one_of if one_of is not None else not known(kind) or kind.none or kind.base == "none"
     words = kind.words(article=True) if kind is not None else "a value"
+    start = decl.get("start")
+    # a number whose every store is a player is its start or a player: another
+    # number fails at play ("7 is not a seat"), blamed on the rule that reads it
+    seat_or_start = (kind is not None and kind.base == "number" and stored is not None
+                     and stored.base == "seat")
 
     def check(value, n):
-        if value is None:   # a bound refuses none when the rules store it, so here too
-            return f"expected {words}, got none" if bounded and none_barred else None
+        if value is None:
+            return None if none_ok else f"expected {words}, got none"
         problem = fits(value, n, 0)
+        if not problem and seat_or_start and value != start:
+            problem = _seat_problem(value, n)
         if problem or not bounded:
             return problem
         if low is not None and value < low:
@@ -161,19 +175,47 @@ def _declared(game, section, name, decl) -> tuple:
             return f"{_show(value)} is not one of {one_of}"
         return None
     quick = None
-    if one_of is None and kind is not None and not kind.none:
-        quick = {"number": frozenset({int}), "bool": frozenset({bool}),
+    if one_of is None and kind is not None and not kind.none and not seat_or_start:
+        quick = {"number": _INTS, "bool": frozenset({bool}),
                  "text": frozenset({str})}.get(kind.base)
         if quick is not None and bounded and kind.base != "number":
             quick = None
+    # numbers within the declared bounds and the integer bound (which is the wider)
+    ib = game.bounds.integer_bound
+    floor, ceiling = max(low, -ib + 1) if low is not None else -ib + 1, min(high, ib - 1) if high is not None else ib - 1
 
     def all_fit(values) -> bool:
         """Whether a collection of values all fit, seen in C (most do): all of the
         plain kind, within the bounds. False: look at each."""
         return (quick is not None and quick.issuperset(map(type, values))
-                and (low is None or not values or min(values) >= low)
-                and (high is None or not values or max(values) <= high))
+                and (quick is not _INTS or not values or floor <= min(values) and max(values) <= ceiling))
     return check, all_fit
+
+
+def _saved_kind(game, key) -> tuple:
+    """(the kind a saved value of variable `key` must fit, what the rules store into
+    it or None). For a variable whose declaration decides its kind, the rules may
+    still store none into its items (the engine checks only the value itself), so
+    the stores' nones are its items' too."""
+    kind = game.kinds.variables.get(key)
+    stored = getattr(game.kinds, "stored", {}).get(key)
+    if key in game.kinds.fixed and stored is not None:
+        kind = _nones_stored(kind, stored, top=True)
+    return kind, stored
+
+
+def _nones_stored(kind, stored, top=False):
+    """`kind` whose items may be none wherever `stored` (a kind stored into it) says
+    so; an unknown stored kind may hold none anywhere below the top."""
+    if not known(kind) or stored is None or stored.base == "nothing" and not stored.none:
+        return kind
+    if stored.base == "any":
+        stored = Kind(kind.base, Kind("any"), Kind("any"), True)
+    none = kind.none or (stored.none or stored.base == "none") and not top
+    if kind.base not in ("list", "map") or stored.base != kind.base:
+        return Kind(kind.base, kind.item, kind.key, none)
+    return Kind(kind.base, _nones_stored(kind.item, stored.item or NOTHING),
+                _nones_stored(kind.key, stored.key or NOTHING), none)
 
 
 def _show(value) -> str:
@@ -204,23 +246,31 @@ def _kind_check(kind, game):
             return _any_problem(v, n, game, depth)
         fits_any.plain = _PLAIN_ANY
         return fits_any
-    base, words = kind.base, kind.words(article=True)
+    if kind == _LAYOUT:
+        return _layout_check(game)
+    base, words, none_ok = kind.base, kind.words(article=True), kind.none or kind.base == "none"
     item = _kind_check(kind.item, game) if base in ("list", "map") else None
     key = _kind_check(kind.key, game) if base == "map" else None
     item_plain = item.plain.issuperset if item is not None else None
     key_plain = key.plain.issuperset if key is not None else None
     inner_plain = getattr(item, "maps_plain", None)
+    ib = game.bounds.integer_bound
+    item_ints = getattr(item, "ints", False)
+    key_ints = getattr(key, "ints", False)
 
     def fits(v, n, depth):
-        if v is None:   # fits every kind: a procedure that ends without `return` gives
-            return None  # none wherever its result is stored, whatever kind was found for it
+        if v is None:   # where the kind table says the rules can store none (a procedure
+            # that ends without `return` gives none, and inference records it)
+            return None if none_ok else f"expected {words}, got none"
         cls = v.__class__
         if base == "number" or base == "seat":
             if cls is Seat:
                 return _seat_problem(v, n)
             if cls is not int:
                 return f"expected {words}, got {_show(v)}"
-            return _seat_problem(v, n) if base == "seat" else None
+            if base == "seat":
+                return _seat_problem(v, n)
+            return None if -ib < v < ib else _too_big(game)
         if base == "bool":
             return None if cls is bool else f"expected {words}, got {_show(v)}"
         if base in ("text", "card", "zone", "board"):
@@ -237,15 +287,17 @@ def _kind_check(kind, game):
             if cls is not list:
                 return f"expected {words}, got {_show(v)}"
             # items that need no look of their own, seen in one test in C (most lists)
-            if item_plain(map(type, v)) or (inner_plain is not None and inner_plain(v)):
+            if (item_plain(map(type, v)) and (not item_ints or _within(v, ib))
+                    or inner_plain is not None and inner_plain(v)):
                 return None
             return _items_problem(item, v, n, depth)
         if base == "map":
             if cls is not dict:
                 return f"expected {words}, got {_show(v)}"
             values = v.values()
-            if key_plain(map(type, v)) and (item_plain(map(type, values)) or (
-                    inner_plain is not None and inner_plain(values))):
+            if (key_plain(map(type, v)) and (not key_ints or _within(v, ib))
+                    and (item_plain(map(type, values)) and (not item_ints or _within(values, ib))
+                         or inner_plain is not None and inner_plain(values))):
                 return None
             return _items_problem(key, v, n, depth) or _items_problem(item, values, n, depth)
         return f"expected {words}, got {_show(v)}" if base == "none" else None
@@ -254,12 +306,64 @@ def _kind_check(kind, game):
 
         def maps_plain(maps):
             return (_ALL_MAPS(map(type, maps)) and inner_keys(map(type, chain.from_iterable(maps)))
-                    and inner_values(map(type, chain.from_iterable(map(dict.values, maps)))))
+                    and inner_values(map(type, chain.from_iterable(map(dict.values, maps))))
+                    and (not key_ints or _within(chain.from_iterable(maps), ib))
+                    and (not item_ints or _within(chain.from_iterable(map(dict.values, maps)), ib)))
         fits.maps_plain = maps_plain
     # the kinds of value that fit with no look of their own (a list of them: one test)
     fits.plain = frozenset({int} if base == "number" else {bool} if base == "bool"
-                           else {str} if base == "text" else {type(None)}) | {type(None)}
+                           else {str} if base == "text" else ()) | ({type(None)} if none_ok else frozenset())
+    fits.ints = base == "number"    # plain, but within the integer bound
     return fits
+
+
+def _within(values, ib) -> bool:
+    """Whether the whole numbers among `values` lie within the integer bound: the
+    engine refuses a larger one wherever the rules make it."""
+    return all(-ib < x < ib for x in values if x.__class__ is int)
+
+
+def _too_big(game) -> str:
+    digits = game.bounds.integer_digits
+    return f"a whole number of more than {digits:,} digits, which the rules cannot make (limits: integer_digits)"
+
+
+def _layout_check(game):
+    """fits(value, n, depth) for a hex layout (hex_layout's result): each cell
+    named by its own q and r, on one of the game's boards, with a colour, as
+    hex_layout makes it; the rules read its fields as those kinds."""
+    boards = game.boards
+
+    def fits(v, n, depth):
+        if v is None or v.__class__ is not dict:
+            return f"expected a hex layout, got {_show(v)}"
+        if all(info.__class__ is dict and info.keys() <= _LAYOUT_FIELDS
+               and (q := info.get("q")).__class__ is int and (r := info.get("r")).__class__ is int
+               and cell == f"{q},{r}" and (b := info.get("board")).__class__ is str and b in boards
+               and info.get("colour").__class__ in _TEXT_OR_NONE and info.get("joined", True) is True
+               for cell, info in v.items()):
+            return None     # every cell well made, in one pass (a Castles save holds 120)
+        for cell, info in v.items():
+            problem = _cell_problem(cell, info, game)
+            if problem:
+                return f"cell {_cut(str(cell))!r}: {problem}"
+        return None
+    fits.plain = frozenset()
+    return fits
+
+
+def _cell_problem(cell, info, game) -> str | None:
+    if info.__class__ is not dict or not info.keys() <= _LAYOUT_FIELDS or not {"q", "r", "board"} <= info.keys():
+        return "a cell of a hex layout is {colour, board, q, r}"
+    q, r = info["q"], info["r"]
+    if q.__class__ is not int or r.__class__ is not int or cell != f"{q},{r}":
+        return "its q and r are not the whole numbers its name says"
+    if info["board"].__class__ is not str or info["board"] not in game.boards:
+        return f"no board {_cut(str(info['board']))!r} in this game"
+    colour = info.get("colour")
+    if colour is not None and colour.__class__ is not str or info.get("joined", True) is not True:
+        return "a colour is a text, and joined is true when there"
+    return None
 
 
 def _items_problem(fits, items, n, depth):
@@ -290,6 +394,8 @@ def _any_problem(v, n, game, depth):
     """For a value of no known kind: its seats and zones are the game's, and it
     holds no fraction (rule values are whole numbers)."""
     cls = v.__class__
+    if cls is int:
+        return None if -game.bounds.integer_bound < v < game.bounds.integer_bound else _too_big(game)
     if cls in _PLAIN_ANY:
         return None
     if cls is Seat:
@@ -306,7 +412,7 @@ def _any_problem(v, n, game, depth):
         items = list(v) + list(v.values())
     else:
         return None
-    if frozenset(map(type, items)) <= _PLAIN_ANY:
+    if frozenset(map(type, items)) <= _PLAIN_ANY and _within(items, game.bounds.integer_bound):
         return None
     for item in items:
         problem = _any_problem(item, n, game, depth + 1)

@@ -261,3 +261,89 @@ def test_saves_of_random_mid_game_states_load_and_go_on_identically(spec):
             state.apply(i)
             loaded.apply(i)
         assert loaded.to_json() == state.to_json()
+
+
+# ------------------------------------------------------------ edits found by a fuzzer
+def mid_game(name: str, moves: int) -> tuple:
+    """(the game, a save of it as data) after `moves` random decisions of 3 players."""
+    game = shipped(ROOT / "games" / f"{name}.yaml")
+    state, pick = game.new_state(3, seed=0), random.Random(0)
+    for _ in range(moves):
+        state.apply(pick.randrange(len(state.legal_actions())))
+    return game, json.loads(state.to_json())
+
+
+def _set(*path_and_value):
+    *path, key, value = path_and_value
+
+    def change(data):
+        for step in path:
+            data = data[step]
+        data[key] = value
+    return change
+
+
+@pytest.mark.parametrize("name, moves, change, message", [
+    # a map declared by its start holds no none: play failed "none has no 'lord'"
+    ("zena", 5, _set("per_player", "pawns", 2, None),
+     "`per_player.pawns[2]`: expected a map of texts to texts, got none"),
+    # a number every rule stores a player into: play failed "7 is not a seat"
+    ("zena", 5, _set("globals", "first_player", 7),
+     "`globals.first_player`: no player 7 in a game of 3 (seats 0 to 2)"),
+    # beyond the integer bound, which every write of the rules keeps within
+    ("zena", 5, _set("globals", "round", 10 ** 1000),
+     "`globals.round`: a whole number of more than 1,000 digits, which the rules cannot make "
+     "(limits: integer_digits)"),
+    # play failed "none has no items to look up"
+    ("siena", 5, _set("globals", "ready", None), "`globals.ready`: expected a map of texts to numbers, got none"),
+    # play failed "none has no 'hand'"
+    ("siena", 5, _set("globals", "initiative", 0, None), "`globals.initiative`: item 1: expected a player, got none"),
+    # a hex layout's cell is what hex_layout makes: play failed "none has no 'colour'"
+    ("castles", 30, _set("per_player", "estate", 0, "$dict", "0,0", {"$dict": {}}),
+     "`per_player.estate[0]`: cell '0,0': a cell of a hex layout is {colour, board, q, r}"),
+    # play failed "-1,3 has no value here"
+    ("castles", 30, _set("per_player", "estate", 0, "$dict", "0,0", "$dict", "q", -1),
+     "`per_player.estate[0]`: cell '0,0': its q and r are not the whole numbers its name says"),
+])
+def test_an_edit_that_failed_at_play_blaming_the_spec_is_refused_at_load(name, moves, change, message):
+    """Each loaded and then failed at play as a rule's error at a line of the spec."""
+    game, data = mid_game(name, moves)
+    change(data)
+    assert refused(json.dumps(data), game).message == "corrupt save file: " + message
+
+
+EDITS = [None, -1, 7, 10 ** 30, 1.5, True, "", "x", "hand@0", [], {}, [0], {"$seat": 9}, {"$seat": 0}]
+
+
+def _places(value, path=()):
+    """Every place in a save's data, as the path of keys to it."""
+    if path:
+        yield path
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        yield from _places(item, path + (key,))
+
+
+@pytest.mark.parametrize("name, moves", [("zena", 20), ("siena", 20), ("castles", 40)])
+def test_one_value_edits_are_refused_or_play_on(name, moves):
+    """A save with one value edited either is refused as corrupt or plays on to the
+    end: never a rule's error or a limit at the spec's line, blaming the spec."""
+    from rulespec.errors import LimitError, RuleError
+    game, data = mid_game(name, moves)
+    pick = random.Random(1)
+    places = list(_places(data))
+    for path in pick.sample(places, min(40, len(places))):
+        for value in pick.sample(EDITS, 3):
+            edit = json.loads(json.dumps(data))
+            _set(*path, value)(edit)
+            try:
+                state = game.state_from_json(json.dumps(edit))
+            except CorruptFile:
+                continue
+            try:
+                for _ in range(300):
+                    if state.is_terminal():
+                        break
+                    state.apply(pick.randrange(len(state.legal_actions())))
+            except (RuleError, LimitError) as e:
+                pytest.fail(f"{path} = {value!r} loaded, then at play: {e}")
