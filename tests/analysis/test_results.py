@@ -134,8 +134,8 @@ def test_report_counts_the_failed_games_rules_as_simulate_did(tmp_path):
     spec.write_text(CRASHING, encoding="utf-8")
     code, out, _ = run("simulate", str(spec), "-n", "10", "--players", "2", "--seed", "1",
                        "--jobs", "2", "--json", "--out", path)
-    assert code == 1 and json.loads(out)["coverage"] == {"action:safe": 3, "action:risky": 7}
+    assert code == 1 and json.loads(out)["coverage"] == {"action:safe": 8, "action:risky": 2}
     rows = pq.read_table(path).to_pylist()
-    assert sum(dict(r["coverage"]).get("action:risky", 0) for r in rows if r["error"]) == 7
+    assert sum(dict(r["coverage"]).get("action:risky", 0) for r in rows if r["error"]) == 2
     _, report, _ = run("report", path, "--json")
     assert untimed(json.loads(report)) == untimed(json.loads(out))

@@ -116,12 +116,12 @@ def test_coverage_counts_the_rule_that_failed(tmp_path):
     argv = (str(spec), "-n", "10", "--players", "2", "--seed", "1")
     code, one = simulate_json(*argv, "--jobs", "1")
     _, two = simulate_json(*argv, "--jobs", "2")
-    assert code == 1 and one["errors"]["count"] == 7 and one["completed"] == 3
-    assert one["coverage"] == {"action:safe": 3, "action:risky": 7}
+    assert code == 1 and one["errors"]["count"] == 2 and one["completed"] == 8
+    assert one["coverage"] == {"action:safe": 8, "action:risky": 2}
     assert one["never_fired"] == []
     assert untimed(one) == untimed(two)
     _, text, _ = run("simulate", *argv, "--jobs", "1")
-    assert "       7  action:risky" in text and "never fired" not in text
+    assert "       2  action:risky" in text and "never fired" not in text
 
 
 def test_a_fault_in_the_set_up_counts_the_rule_that_ran(tmp_path):

@@ -527,7 +527,7 @@ def test_validate_reports_a_base_error_once_not_per_variant(tmp_path):
 
 def test_play_says_which_tie_break_decided_and_validate_counts_variants():
     out, err = io.StringIO(), io.StringIO()
-    assert main(["play", "games/zena.yaml", "--players", "3", "--seed", "7"], out, err) == 0
+    assert main(["play", "games/zena.yaml", "--players", "3", "--seed", "2"], out, err) == 0
     assert "tied on score; the tie-break `p.coins` decided" in out.getvalue()   # a tie on the top score
     out, err = io.StringIO(), io.StringIO()
     assert main(["play", "games/siena.yaml", "--players", "3", "--seed", "1"], out, err) == 0
