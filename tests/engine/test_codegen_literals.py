@@ -17,7 +17,7 @@ SPEC = '''game: Literals
 players: {min: 2, max: 2}
 constants:
   big: 100000000000000000000
-  half: 0.5
+  odd: -7
   sizes: {small: 1, large: 7}
 globals:
   total: {start: 0}
@@ -30,7 +30,7 @@ scoring:
   score: "total"
 '''
 STEPS = ["1 // 0", "3 % 0", "-(3) + 2 * 4", "none + 1", "true + 1", "5.x", "total.x", "[1, 2][5]",
-         "big * big", "half + 1", "sizes.small - 9", "1 if flag else none", "[n + 1 for n in [1, none]]",
+         "big * big", "odd + 1", "sizes.small - 9", "1 if flag else none", "[n + 1 for n in [1, none]]",
          "count(range(3)) == 3", '"a" + 1']
 
 

@@ -35,7 +35,7 @@ zones:
 cards:
   goods: {in: pile, attrs: {cost: 1}, list: [{name: grain, count: 2}]}
 functions:
-  forever: {params: [k], expr: "forever(k + 1)"}
+  forever: {params: [k], expr: "0 if k < 0 else forever(k + 1)"}     # a base case never met
 """
 
 
