@@ -65,6 +65,7 @@ import numpy as np
 
 from rulespec import ast
 from rulespec.errors import RulespecError
+from ..engine import visibility
 from ..engine.flow import Option
 from ..engine.values import Seat, Zone
 
@@ -405,8 +406,10 @@ class ObservationLayout:
     layout, in this order (seats are rotated so the observer comes first: "+0" is
     the observer, "+1" the next seat, ...):
       to_move (1 if the observer decides now), phase (index+1 of the phase),
-      each global, each per-player value per seat, each zone's card count then
-      its count of each card name, each per-card value of each card.
+      each global, each per-player value per seat, each zone's card count, then
+      its count of each card kind (a `cards:` section, in the spec's order: what
+      the view gives of a zone the observer cannot see, a card's back), then its
+      count of each card name, each per-card value of each card.
     Values as numbers: a number itself, true/false 1/0, none 0, a word its index+1
     in the spec's words (-2 for text the spec never writes), a player its seat+1,
     a list or map its length, anything the seat cannot see -1.
@@ -414,7 +417,7 @@ class ObservationLayout:
     - a global, per-player or per-card feature: when some rule of the spec may
       write that variable (rulespec.effects; a rule whose writes cannot be told
       keeps them all) — read from the spec, so it holds in every game;
-    - to_move, phase, and each zone and card-name count: when it differed between
+    - to_move, phase, and each zone, kind and card-name count: when it differed between
       two observations in OBSERVATION_GAMES seeded random games (seeds 0.., every
       seat's observation before every OBSERVE_EVERY-th decision and at the end); a
       card-name count widened to its class: a zone (as the observer reads it:
@@ -429,6 +432,7 @@ class ObservationLayout:
         self.per_player = list(game.decls["per_player"])
         self.zones = list(game.new_state(players, 0).zones)   # this player count's zones, fixed order
         self.card_names = sorted(game.cards_by_name)
+        self.kinds = list(game.data.get("cards") or {})   # `cards:` sections, the spec's order
         self.name_of = {card: attrs.get("name", card.split("#")[0]) for card, attrs in game.cards.items()}
         self.words = {word: i + 1 for i, word in enumerate(sorted(_words(game)))}
         self.phases = {name: i + 1 for i, name in enumerate(game.data.get("phases") or {})}
@@ -469,10 +473,14 @@ class ObservationLayout:
             cards = view["zones"][zone]
             visible = not isinstance(cards, dict)
             out[i] = len(cards) if visible else cards["count"]
+            kinds = visibility.kind_counts(self.game, cards) if visible else cards["kinds"]
+            for kind, count in kinds.items():
+                out[i + 1 + self._kind_index[kind]] = count
+            i += 1 + len(self.kinds)
             if visible:
                 for card in cards:
-                    out[i + 1 + self._name_index[self.name_of[card]]] += 1
-            i += 1 + len(self.card_names)
+                    out[i + self._name_index[self.name_of[card]]] += 1
+            i += len(self.card_names)
         shown = view.get("cards", {})
         for card in self.cards:
             values = shown.get(card, {})
@@ -505,10 +513,14 @@ class ObservationLayout:
     def _name_index(self) -> dict[str, int]:
         return {name: i for i, name in enumerate(self.card_names)}
 
+    @cached_property
+    def _kind_index(self) -> dict[str, int]:
+        return {kind: i for i, kind in enumerate(self.kinds)}
+
     def _features(self):
         """(name, meaning, source) per offset of the full layout; source says which
         keep rule applies: ("var", section, name), ("zone", zone as the observer reads
-        it, card name) or ("seen",)."""
+        it, card name), ("kind", that zone, kind) or ("seen",)."""
         yield "to_move", "1 when the observer decides now, else 0", ("seen",)
         yield "phase", "the current phase: its index+1 in the spec's phases, 0 before any", ("seen",)
         for name in self.globals:
@@ -520,6 +532,9 @@ class ObservationLayout:
         for zone in self.zones:
             where = zone.base if zone.seat is None else f"{zone.base}@+{zone.seat}"
             yield f"zone {where} count", f"how many cards are in {where}", ("seen",)
+            for kind in self.kinds:
+                yield (f"zone {where} kind {kind}", f"how many {kind} cards are in {where} "
+                       f"(their backs show it, seen or not)", ("kind", where, kind))
             for card_name in self.card_names:
                 yield (f"zone {where} {card_name}", f"how many {card_name} cards are in {where} "
                        f"(0 when the observer cannot see into it)", ("zone", where, card_name))
@@ -568,7 +583,7 @@ class ObservationLayout:
             source = self.features[i][2]
             if source[0] == "zone":
                 live.setdefault(source[1], set()).add(self._section.get(source[2], source[2]))
-        kept = {i for i in varying if self.features[i][2][0] == "seen"}
+        kept = {i for i in varying if self.features[i][2][0] in ("seen", "kind")}
         for i, (_, _, source) in enumerate(self.features):
             if source[0] == "zone" and self._section.get(source[2], source[2]) in live.get(source[1], ()):
                 kept.add(i)

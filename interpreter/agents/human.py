@@ -174,7 +174,8 @@ class HumanAgent:
             if zone["cards"]:
                 print(f"  {zone['title']}{owner}: " + ", ".join(c["text"] for c in zone["cards"]), file=out)
             elif zone["count"]:
-                print(f"  {zone['title']}{owner}: {zone['count']} face down", file=out)
+                kinds = f" ({zone['kinds']})" if zone["kinds"] else ""
+                print(f"  {zone['title']}{owner}: {zone['count']} face down{kinds}", file=out)
 
     def _info(self, state, what, options):
         pres = self._presentation(state)

@@ -3,12 +3,14 @@
 Neither ever looks at what its seat cannot see. Both search copies made by
 `determinize`: the state as the seat sees it, with everything hidden from it
 filled in by a guess drawn from the agent's own generator — the cards it
-cannot see dealt anew among the zones it cannot see (each zone keeps its count,
-and each slot the kind of card in it: card backs show their kind),
-hidden variables drawn from their declared range, and a fresh random-number
-state so future shuffles and rolls are guesses too. The guess is built from a
-sorted pool, so two states that look the same to the seat give the same guess
-for the same generator: the real hidden state cannot leak through the order.
+cannot see dealt anew among the zones it cannot see, each zone keeping what
+its view shows (visibility.view): its count and how many of its cards are of
+each kind (card backs show their kind), the kinds in a random order (the order
+of backs in a face-down zone is not shown); hidden variables drawn from their
+declared range, and a fresh random-number state so future shuffles and rolls
+are guesses too. The guess is built from sorted pools, so two states that look
+the same to the seat give the same guess for the same generator: the real
+hidden state cannot leak through the order.
 
 A card the seat cannot see that a rule's local holds (a frame's variables:
 another player's secret pick, say) or a hidden variable holds (the cards laid
@@ -30,30 +32,25 @@ import random as _random
 from rulespec.errors import RuleError
 from ..engine import rng as _rng
 from ..engine import visibility
+from ..engine.state import _starting_zones
 from ..engine.values import cards_in
 
 
 # -------------------------------------------------------------- determinize
 def determinize(state, seat: int, rand: _random.Random):
-    """A copy of `state` in which all that `seat` cannot see is a fresh guess."""
+    """A copy of `state` in which all that `seat` cannot see is a fresh guess.
+
+    The invariant: two states with equal view(seat) (visibility.view) give the same
+    guess for generators in the same state, but for what the rules' locals and
+    hidden variables hold (see _CardGuesses): determinize reads the real hidden
+    zones only through what the view gives of them — each one's count of each card
+    kind, and which cards are unseen (every card not in a zone the seat sees) —
+    never which card is in which hidden zone, nor the order of cards or kinds."""
     st = state.clone()
     kinds = {card: attrs["kind"] for card, attrs in st.game.cards.items()}
-    hidden = [zone for zone in st.zones if not visibility.sees_zone(st.game, zone, seat)]
+    hidden = [zone for zone in zone_order(st) if not visibility.sees_zone(st.game, zone, seat)]
     _guess_card_values(state, st, seat, rand)
-    # A card's back shows its kind: a guess keeps each hidden slot's kind, and deals the
-    # unseen cards of that kind (sorted first, so the real order cannot leak) into them.
-    pools: dict = {}
-    for zone in hidden:
-        for card in st.zones[zone]:
-            pools.setdefault(kinds[card], []).append(card)
-    for pool in pools.values():
-        pool.sort()
-        rand.shuffle(pool)
-    for zone in hidden:
-        cards = [pools[kinds[card]].pop() for card in st.zones[zone]]
-        st.zones[zone] = cards
-        for card in cards:
-            st.loc[card] = zone
+    _deal_hidden(st, hidden, kinds, rand)
     guesses = _CardGuesses(state, st, seat, kinds, rand)
     for frame in st.stack:      # (clone gave each frame its own env)
         env = frame.env
@@ -64,13 +61,47 @@ def determinize(state, seat: int, rand: _random.Random):
     return st
 
 
+def _deal_hidden(st, hidden: list, kinds: dict, rand) -> None:
+    """Deal the cards of the `hidden` zones of `st` anew (in place), from what the
+    seat's view gives: per zone its count of each kind (visibility.kind_counts),
+    laid in a random order, each slot a card of its kind from the pool of the unseen
+    cards of the kind (sorted, then shuffled, so the real cards cannot leak).
+    hidden: the zones in zone_order. The generator is drawn in orders the view
+    fixes: pools by kind in the spec's order, zones in the game's."""
+    counts = {zone: visibility.kind_counts(st.game, st.zones[zone]) for zone in hidden}
+    pools: dict = {kind: [] for kind in st.game.data.get("cards") or {}}
+    for zone in hidden:
+        for card in st.zones[zone]:
+            pools[kinds[card]].append(card)
+    for pool in pools.values():
+        pool.sort()
+        rand.shuffle(pool)
+    for zone in hidden:
+        slots = [kind for kind, n in counts[zone].items() for _ in range(n)]
+        if len(counts[zone]) > 1:   # (one kind: nothing to shuffle, and the generator is spared)
+            rand.shuffle(slots)
+        cards = [pools[kind].pop() for kind in slots]
+        st.zones[zone] = cards
+        for card in cards:
+            st.loc[card] = zone
+
+
+def zone_order(st) -> list:
+    """The zones of `st` in the game's own order for its player count: a state loaded
+    from a save keeps the save's order, which the guess must not depend on."""
+    return list(_starting_zones(st.game, st.n)[0])
+
+
 class _CardGuesses:
     """The guess for each card a seat cannot see that a value holds: a card of the
     same kind dealt into the same zone in the copy, drawn without replacement from
     that zone's cards of the kind (sorted, then shuffled by the agent's generator,
     so the real cards and their order cannot leak), the same guess for a card
     wherever it is held. `state` is the real state, `st` its copy with the hidden
-    zones dealt anew."""
+    zones dealt anew (_deal_hidden). The one thing it reads of the real state that
+    the view does not give: the zone and kind of a held card, what the public
+    history tells of it (the hand a secret pick was made from); which card it is,
+    never."""
 
     def __init__(self, state, st, seat, kinds: dict, rand):
         self.state, self.st, self.seat, self.kinds, self.rand = state, st, seat, kinds, rand

@@ -233,7 +233,7 @@ class State:
             parts = [f"{k}={display(decode(v[s]))}" for k, v in view["players_vars"].items()]
             lines.append(f"  {self.game.seat_name(s)}: " + ", ".join(parts))
         for zone, cards in view["zones"].items():
-            shown = f"{cards['count']} hidden" if isinstance(cards, dict) else ", ".join(cards) or "-"
+            shown = _hidden_text(self.game, cards) if isinstance(cards, dict) else ", ".join(cards) or "-"
             lines.append(f"  [{zone}] {shown}")
         starts = {k: d["start"] for k, d in self.game.decls["per_card"].items()}
         for card, values in view["cards"].items():   # only what differs from the start
@@ -426,6 +426,15 @@ def _decision_fits(pending) -> bool:
             and _all_text(map(type, labels)) and values.__class__ is list and len(values) >= 2
             and pending["kind"].__class__ is str and pending["secret"].__class__ is bool
             and (where is None or where.__class__ is list and _WHERE_ITEMS(map(type, where))))
+
+
+def _hidden_text(game, shown: dict) -> str:
+    """A zone the seat cannot see, from its view: "6 hidden (5 action_card, 1 goal_card)";
+    the kinds only in a game of several card kinds, where they say more than the count."""
+    text = f"{shown['count']} hidden"
+    if len(game.data.get("cards") or {}) < 2 or not shown["kinds"]:
+        return text
+    return text + " (" + ", ".join(f"{n} {kind}" for kind, n in shown["kinds"].items()) + ")"
 
 
 def _short(e) -> str:

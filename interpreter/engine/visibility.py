@@ -27,7 +27,10 @@ builds a seat's screen from these functions alone.
 The rules (docs/spec-format.md, "Visibility"):
 - zones: `public` (everyone), `owner` (a player zone's own seat), `hidden`
   (nobody; a shared zone's default); player zones default to `owner`. A zone
-  you cannot see shows its count, never its cards or their order.
+  you cannot see shows its count and how many of its cards are of each kind (a
+  `cards:` section: a card's back shows its kind, as Zena's goal, action, fort
+  and event decks have backs of their own), never its cards, their order, or
+  the order of their kinds (a face-down stack shows one back at most).
 - globals, per-player and per-card values: `public` (the default), `owner`
   (the seat the value belongs to: a per-player value's seat; a per-card
   value's card's seat, when the card is in a player zone), `hidden` (nobody).
@@ -104,7 +107,8 @@ def view(state, seat) -> dict:
     {"game", "players", "phase", "over",
      "globals": {name: value}              (hidden ones left out),
      "players_vars": {name: [value per seat, "?" where hidden]},
-     "zones": {zone: [card ids] or {"count": n}},
+     "zones": {zone: [card ids], or for a zone it cannot see
+               {"count": n, "kinds": {kind: how many}}  (kind_counts),
      "cards": {card: {name: value}}        per-card values of the cards the seat
                                            sees (only cards whose values it may see),
      "to_move": seat, "options": [labels]  (options only to the seat deciding)}
@@ -120,12 +124,26 @@ def view(state, seat) -> dict:
             encode(v) if sees_variable(game, "per_player", name, s, seat) else HIDDEN_TEXT
             for s, v in enumerate(values)]
     for zone, cards in state.zones.items():
-        out["zones"][zone] = list(cards) if sees_zone(game, zone, seat) else {"count": len(cards)}
+        out["zones"][zone] = list(cards) if sees_zone(game, zone, seat) else \
+            {"count": len(cards), "kinds": kind_counts(game, cards)}
     if state.pending is not None:
         out["to_move"] = state.pending.player
         if state.pending.player == seat:
             out["options"] = list(state.pending.labels)
     return out
+
+
+def kind_counts(game, cards) -> dict:
+    """{kind: how many of `cards` are of it}: kinds (`cards:` sections) in the spec's
+    order, only those present. What a face-down zone shows: its cards' backs."""
+    counts: dict = {}
+    of = game.cards
+    for card in cards:
+        kind = of[card]["kind"]
+        counts[kind] = counts.get(kind, 0) + 1
+    if len(counts) < 2:
+        return counts
+    return {kind: counts[kind] for kind in (game.data.get("cards") or {}) if kind in counts}
 
 
 def card_values(state, seat) -> dict:

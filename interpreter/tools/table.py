@@ -2,7 +2,7 @@
 page, terminal status and replay frame that is shown to a seat.
 
 HIDDEN INFORMATION: `seat_table` reads the state only through `state.view(seat)`
-(the engine's redaction: hidden zones become counts, owner-only values "?"),
+(the engine's redaction: hidden zones become counts of each card kind, owner-only values "?"),
 the spec's static data (card attributes, boards), per-card variables of cards
 the view lists, and the seat's own options. `visible_event` does the same for
 the log: a card that moves where the seat cannot see is "a card", a hidden
@@ -41,7 +41,9 @@ def seat_table(state, seat, pres: Presentation) -> dict:
 
     Returns {game, seat, seat_name, phase, round, over, to_move, players: [...],
     zones: [...], cards_vars, question (or None), result (or None)}; zones are
-    {name, title, owner, cards: [card dicts] or count}.
+    {name, title, owner, cards: [card dicts] or None, count, kinds}: kinds is
+    "5 action card, 1 goal card" for a zone the seat cannot see into in a game of
+    several card kinds (what the backs show), else "".
     """
     game = state.game
     view = view_of(state, seat)
@@ -97,11 +99,20 @@ def _zones(state, view, seen, pres) -> list[dict]:
         entry = {"name": name, "title": pres.zone_title(zone.base), "owner": zone.seat}
         if isinstance(cards, list):
             entry["cards"] = [pres.card(c, {k: state.cv[k][c] for k in state.cv}) for c in cards]
-            entry["count"] = len(cards)
+            entry["count"], entry["kinds"] = len(cards), ""
         else:
             entry["cards"], entry["count"] = None, cards["count"]
+            entry["kinds"] = kinds_text(state.game, cards["kinds"])
         out.append(entry)
     return out
+
+
+def kinds_text(game, kinds: dict) -> str:
+    """A face-down zone's count of each kind in words ("5 action card, 1 goal card"),
+    or "" in a game of one card kind, where its count says it all."""
+    if len(game.data.get("cards") or {}) < 2:
+        return ""
+    return ", ".join(f"{n} {words(kind)}" for kind, n in kinds.items())
 
 
 def question(state, labels: list[str], pres: Presentation) -> dict:

@@ -153,16 +153,22 @@ HIDDEN_SPECS = [str(ROOT / "games" / f"{g}.yaml") for g in ("castles", "siena", 
 
 def hide_differently(st, seat) -> int:
     """Change, in place, only what `seat` cannot see: swap cards of different names
-    between zones it cannot see into, and set other seats' hidden values. Returns
-    how many changes were made."""
+    but one kind (a card's back shows its kind: the view counts kinds) between zones
+    it cannot see into, reverse those zones, and set other seats' hidden values.
+    Returns how many changes were made."""
     game, changes = st.game, 0
+    kind = {card: attrs["kind"] for card, attrs in game.cards.items()}
     unseen = [z for z in st.zones if st.zones[z] and not visibility.sees_zone(game, z, seat)]
     for a, b in zip(unseen, unseen[1:]):
-        x, y = st.zones[a][0], st.zones[b][0]
-        if x.split("#")[0] != y.split("#")[0]:
-            st.zones[a][0], st.zones[b][0] = y, x
+        x, y = next(((x, y) for x in st.zones[a] for y in st.zones[b]
+                     if kind[x] == kind[y] and x.split("#")[0] != y.split("#")[0]), (None, None))
+        if x is not None:
+            i, j = st.zones[a].index(x), st.zones[b].index(y)
+            st.zones[a][i], st.zones[b][j] = y, x
             st.loc[x], st.loc[y] = b, a
             changes += 1
+    for zone in unseen:
+        st.zones[zone].reverse()
     for name, values in st.pv.items():
         for other in range(st.n):
             if not visibility.sees_variable(game, "per_player", name, other, seat):

@@ -224,7 +224,8 @@ def test_the_readmes_openspiel_recipe_runs(monkeypatch):
 
 def test_swapping_cards_a_seat_cannot_see_changes_none_of_its_strings(big):
     """Hidden information is a security boundary: two states that differ only where
-    seat 0 cannot look read the same to seat 0, and differ to the seat that can."""
+    seat 0 cannot look read the same to seat 0, and differ to the seat that can.
+    The cards swapped are of one kind: a card's back shows its kind (the view counts them)."""
     rng = np.random.RandomState(3)
     state = big.new_initial_state()
     for _ in range(30):
@@ -239,16 +240,15 @@ def test_swapping_cards_a_seat_cannot_see_changes_none_of_its_strings(big):
     unseen = [z for z, cards in st.zones.items() if cards and not visibility.sees_zone(st.game, z, 0)]
     owned = [z for z in unseen if z.seat is not None and visibility.sees_zone(st.game, z, z.seat)]
     unseen = owned + [z for z in unseen if z not in owned]   # another seat's hand first
-    mine, theirs = next((a, b) for a in unseen for b in unseen if a != b
-                        and {c.partition("#")[0] for c in st.zones[a]}
-                        != {c.partition("#")[0] for c in st.zones[b]})
+    kind = {c: attrs["kind"] for c, attrs in st.game.cards.items()}
+    mine, theirs, a, b = next((m, t, a, b) for m in unseen for t in unseen if m != t
+                              for a in st.zones[m] for b in st.zones[t]
+                              if kind[a] == kind[b] and a.partition("#")[0] != b.partition("#")[0])
     before = [f(0) for f in (state.information_state_string, state.observation_string)]
     tensor = list(state.observation_tensor(0))
     other = state.clone()
     zones, loc = other.rules_state.zones, other.rules_state.loc
-    a = zones[mine][0]
-    b = next(c for c in zones[theirs] if c.partition("#")[0] != a.partition("#")[0])
-    zones[mine][0], zones[theirs][zones[theirs].index(b)] = b, a
+    zones[mine][zones[mine].index(a)], zones[theirs][zones[theirs].index(b)] = b, a
     loc[a], loc[b] = theirs, mine
     assert [f(0) for f in (other.information_state_string, other.observation_string)] == before
     assert list(other.observation_tensor(0)) == tensor

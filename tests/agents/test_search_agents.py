@@ -24,6 +24,8 @@ from interpreter import load_game
 from interpreter.analysis import simulate, stats
 from interpreter.agents.search import GreedyAgent, MCTSAgent, determinize, zones_showing_card_value
 from interpreter.analysis.simulate import Job, run_games
+from interpreter.engine import visibility
+from interpreter.engine.values import cards_in
 from tests.paths import ROOT, TESTS
 from tests.shipped import shipped
 
@@ -305,3 +307,122 @@ def test_a_card_value_is_seen_as_its_zone_says(spec):
         for _ in range(25):
             if not state.is_terminal():
                 state.apply(rand.randrange(len(state.legal_actions())))
+
+
+# ------------------------------------------------------------------ kinds: what a card's back shows
+ZENA = str(ROOT / "games" / "zena.yaml")
+# the three games, each where its hidden zones mix kinds most (Zena's Advanced hands)
+KIND_GAMES = [(str(ROOT / "games" / "siena.yaml"), None), (str(ROOT / "games" / "castles.yaml"), None),
+              (ZENA, "advanced")]
+
+
+def _held_cards(state) -> set:
+    """Cards a rule's local or a variable holds: determinize keeps each one's zone and
+    kind (_CardGuesses), what the public history tells of it (the hand a pick came from)."""
+    values = [v for frame in state.stack for v in frame.env.values()]
+    values += list(state.g.values()) + list(state.pv.values()) + list(state.cv.values())
+    return {card for value in values for card in cards_in(state.game.cards, value)}
+
+
+def _view_twin(state, seat, rand):
+    """A state `seat` cannot tell from `state`: every hidden zone reordered (its kinds'
+    order too), the unseen cards of each kind dealt anew among those zones' slots of
+    the kind (but the cards held, _held_cards), and other random numbers."""
+    kinds = {card: attrs["kind"] for card, attrs in state.game.cards.items()}
+    twin, held, slots = state.clone(), _held_cards(state), {}
+    for zone in twin.zones:
+        if not visibility.sees_zone(twin.game, zone, seat):
+            rand.shuffle(twin.zones[zone])
+            for i, card in enumerate(twin.zones[zone]):
+                if card not in held:
+                    slots.setdefault(kinds[card], []).append((zone, i))
+    for places in slots.values():
+        cards = [twin.zones[zone][i] for zone, i in places]
+        rand.shuffle(cards)
+        for (zone, i), card in zip(places, cards):
+            twin.zones[zone][i], twin.loc[card] = card, zone
+    twin.rng ^= 0x5DEECE66D
+    return twin
+
+
+def _zena_mixed_hands(seed):
+    """A Zena Advanced 3-player state past decision 20, not secret, at which one
+    opponent of the seat deciding holds a goal card and the other an action card."""
+    game = shipped(ZENA, "advanced")
+    state, rand = game.new_state(3, seed), random.Random(seed)
+    while not state.is_terminal():
+        me = state.current_player()
+        if state.decisions > 20 and len(state.legal_actions()) > 2 and not state.pending.secret:
+            a, b = [state.zones[f"hand@{s}"] for s in range(3) if s != me]
+            kinds = {game.cards[c]["kind"] for c in a} | {game.cards[c]["kind"] for c in b}
+            if {"goal_card", "action_card"} <= kinds:
+                return state
+        state.apply(rand.randrange(len(state.legal_actions())))
+    pytest.skip("no such state in this game")
+
+
+@pytest.mark.parametrize("seed", [0, 2])
+def test_the_kinds_of_an_opponents_hand_are_in_the_view_and_the_guess_keeps_them(seed):
+    """The leak (a guess kept each hidden slot's kind, which no view gave): an
+    opponent's count of goal cards is now in the view, and every guess deals it."""
+    state = _zena_mixed_hands(seed)
+    me = state.current_player()
+    view = state.view(me)
+    swapped = state.clone()     # the leak's twin: a goal card and an action card trade hands
+    (a, goal), (b, action) = [next((s, c) for s in range(3) if s != me
+                                   for c in state.zones[f"hand@{s}"] if state.game.cards[c]["kind"] == kind)
+                              for kind in ("goal_card", "action_card")]
+    if a != b:
+        hands = swapped.zones[f"hand@{a}"], swapped.zones[f"hand@{b}"]
+        hands[0][hands[0].index(goal)], hands[1][hands[1].index(action)] = action, goal
+        assert swapped.view(me) != view
+    for s in range(3):
+        if s != me:
+            hand = view["zones"][f"hand@{s}"]
+            assert sum(hand["kinds"].values()) == hand["count"] and set(hand["kinds"]) <= {
+                "action_card", "fort_card", "goal_card", "event_card"}
+            for k in range(4):
+                guess = determinize(state, me, random.Random(k)).zones[f"hand@{s}"]
+                assert visibility.kind_counts(state.game, guess) == hand["kinds"]
+
+
+@pytest.mark.parametrize("seed", [0, 2])
+def test_search_agents_choose_alike_in_zena_states_whose_views_are_equal(seed):
+    state = _zena_mixed_hands(seed)
+    me = state.current_player()
+    twin = _view_twin(state, me, random.Random(seed))
+    assert twin.view(me) == state.view(me) and twin.to_json() != state.to_json()
+    for k in range(3):
+        assert determinize(state, me, random.Random(k)).to_json() == \
+            determinize(twin, me, random.Random(k)).to_json()
+    for make in (lambda: GreedyAgent(5, "3"), lambda: MCTSAgent(5, "30")):
+        assert make().choose(state.clone()).label == make().choose(twin.clone()).label
+
+
+def _positions(game, players, seed, stops=(5, 25, 60, 120)):
+    """States at `stops` decisions into one seeded random game (those it reaches)."""
+    state, rand = game.new_state(players, seed), random.Random(seed)
+    while not state.is_terminal() and state.decisions <= stops[-1]:
+        if state.decisions in stops:
+            yield state.clone()
+        state.apply(rand.randrange(len(state.legal_actions())))
+
+
+@pytest.mark.parametrize("spec,variant", KIND_GAMES, ids=lambda x: Path(x).stem if x else "base")
+def test_a_guess_deals_what_the_view_shows_and_only_that(spec, variant):
+    """For each seat at random positions: each hidden zone of the guess holds the view's
+    count of each kind, each seen zone its very cards; and a state with the same view
+    (_view_twin) gets the same guess from a generator in the same state."""
+    game = shipped(spec, variant)
+    for seed in (1, 2):
+        for state in _positions(game, 3, seed):
+            for seat in range(state.n):
+                view = state.view(seat)
+                guess = determinize(state, seat, random.Random(seed))
+                for zone, shown in view["zones"].items():
+                    got = guess.zones[zone]
+                    assert (got == shown if isinstance(shown, list) else
+                            visibility.kind_counts(game, got) == shown["kinds"]), (zone, seat)
+                twin = _view_twin(state, seat, random.Random(seat))
+                assert twin.view(seat) == view
+                assert determinize(twin, seat, random.Random(seed)).to_json() == guess.to_json()

@@ -253,6 +253,12 @@ def test_new_state_is_deterministic(games):
 
 
 # ----------------------------------------------------------------------------- views
+def face_down(cards) -> dict:
+    """A zone the seat cannot see, as its view gives it: the count, and the count of
+    each kind (market has one, `goods`: every card's back is alike)."""
+    return {"count": len(cards), "kinds": {"goods": len(cards)} if cards else {}}
+
+
 def test_view_redacts_what_a_seat_may_not_see(games):
     state = random_prefix(games[None], 3, 3, 10)
     assert not state.is_terminal()
@@ -265,10 +271,10 @@ def test_view_redacts_what_a_seat_may_not_see(games):
                 assert hand == state.zones[f"hand@{seat}"]
                 assert view["players_vars"]["bet"][other] == state.pv["bet"][other]
             else:
-                assert hand == {"count": len(state.zones[f"hand@{other}"])}
+                assert hand == face_down(state.zones[f"hand@{other}"])
                 assert view["players_vars"]["bet"][other] == "?"
             assert view["players_vars"]["coins"][other] == state.pv["coins"][other]
-        assert view["zones"]["deck"] == {"count": len(state.zones["deck"])}
+        assert view["zones"]["deck"] == face_down(state.zones["deck"])
         assert view["zones"]["market"] == state.zones["market"]
         assert view["zones"]["discard"] == state.zones["discard"]
         assert ("options" in view) == (seat == state.current_player())
@@ -281,10 +287,10 @@ def test_view_redacts_what_a_seat_may_not_see(games):
 def test_spectator_sees_no_private_information(games):
     state = random_prefix(games[None], 4, 9, 12)
     view = state.view(None)
-    assert all(view["zones"][f"hand@{s}"] == {"count": len(state.zones[f"hand@{s}"])} for s in range(4))
+    assert all(view["zones"][f"hand@{s}"] == face_down(state.zones[f"hand@{s}"]) for s in range(4))
     assert view["players_vars"]["bet"] == ["?"] * 4
     assert "options" not in view
-    assert view["zones"]["deck"] == {"count": len(state.zones["deck"])}
+    assert view["zones"]["deck"] == face_down(state.zones["deck"])
 
 
 def test_view_is_a_copy(games):

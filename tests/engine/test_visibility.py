@@ -8,7 +8,8 @@ see), ask the pending decision afresh in both, and assert that everything k
 receives is byte-identical: the view, the terminal screen and prompt, the
 option labels, the explanation of every refused option (and the IllegalAction
 the API raises), and the PettingZoo observation. The converse: a twin that
-differs in a public value gives a different view.
+differs in a public value (or in a hidden zone's count of a card kind: a card's
+back shows its kind) gives a different view.
 """
 from __future__ import annotations
 
@@ -210,6 +211,16 @@ def public_twins(st):
                 twin = st.clone()
                 twin.cv[name][card] = new
                 yield f"{name} of {card}", twin
+    kinds = {c: a["kind"] for c, a in game.cards.items()}
+    shared = [z for z in st.zones if visibility.zone_visibility(game, z) != "public"]
+    pair = next(((a, x, b, y) for a in shared for b in shared if a < b
+                 for x in st.zones[a] for y in st.zones[b] if kinds[x] != kinds[y]), None)
+    if pair:    # a card's back shows its kind: each zone's count of each kind is public
+        a, x, b, y = pair
+        twin = st.clone()
+        twin.zones[a][twin.zones[a].index(x)], twin.zones[b][twin.zones[b].index(y)] = y, x
+        twin.loc[x], twin.loc[y] = b, a
+        yield f"the kinds of {a} and {b}", twin
     public = [z for z in st.zones if visibility.zone_visibility(game, z) == "public"]
     for zone in public:
         if len(set(st.zones[zone])) > 1:

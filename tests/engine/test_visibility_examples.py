@@ -259,3 +259,22 @@ def test_a_seats_copy_of_the_state_refuses_to_be_read_where_hidden(duel):
     assert len(mine.zones[Zone("deck")]) == 2
     with pytest.raises(visibility.Hidden):
         mine.zones[Zone("deck")][0] == "weak_omen"
+
+
+def test_a_face_down_zone_shows_its_count_of_each_kind_and_nothing_else():
+    """A card's back shows its kind (Zena's goal, action, fort and event decks): a zone
+    a seat cannot see gives its count of each kind, in the spec's `cards:` order and
+    only those present, on the view and the screen; never its cards or their order."""
+    state = shipped(str(ROOT / "games" / "zena.yaml"), "advanced").new_state(3, 1)
+    hand = state.zones[Zone("hand@1")]
+    goal = next(c for c in state.zones[Zone("goal_deck")])
+    hand.insert(0, goal)                      # a goal card first, before the action cards
+    state.zones[Zone("goal_deck")].remove(goal)
+    state.loc[goal] = Zone("hand@1")
+    shown = state.view(0)["zones"]["hand@1"]
+    assert shown == {"count": len(hand), "kinds": {"action_card": len(hand) - 1, "goal_card": 1}}
+    assert list(shown["kinds"]) == ["action_card", "goal_card"]   # the spec's order, not the hand's
+    assert state.view(0)["zones"]["goal_deck"]["kinds"] == {"goal_card": len(state.zones[Zone("goal_deck")])}
+    assert f"[hand@1] {len(hand)} hidden ({len(hand) - 1} action_card, 1 goal_card)" in state.describe(0)
+    hand.reverse()
+    assert state.view(0)["zones"]["hand@1"] == shown

@@ -137,7 +137,7 @@ def test_hands_and_secret_placements_are_hidden(games):
     state = games["advanced"].new_state(3, seed=6)
     assert state.pending.secret                      # Round 0: four cards chosen face down
     view = state.view(1)
-    assert view["zones"]["hand@0"] == {"count": 10}
+    assert view["zones"]["hand@0"] == {"count": 10, "kinds": {"action_card": 10}}   # the backs show
     assert len(view["zones"]["hand@1"]) == 10
     assert isinstance(view["zones"]["play"], list)
 
