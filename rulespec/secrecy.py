@@ -29,8 +29,10 @@ else: move_bottom(c, action_deck)`), showed the later seats which kind of card
 an earlier seat discarded. Values chosen are the round's `choose` and auction
 results and what is computed from them (locals, loop variables, procedure
 parameters they are passed to); a `menu` option's body, and the actions of a
-`turn`, run only as chosen. The cards a move takes may be chosen (their faces
-are not shown), as long as how many it takes is not.
+`turn`, run only as chosen. A card's back shows its kind (each zone's count
+of each kind is public, visibility.view), so in a game of more than one kind
+of card a move may not take a chosen card either; in a game of one kind it may
+(its face is not shown), as long as how many it takes is not chosen.
 """
 from __future__ import annotations
 
@@ -133,14 +135,14 @@ class _Round:
             return
         self.said.add((rule.path, call.line, call.col))
         self.errors.append(self.error_at(
-            rule, f"{call.func}() {why} in the secret round at line {self.line}: the number of "
-            f"cards in each zone is public, so the seats deciding later in the round would learn "
-            f"the choice from it. Keep the choice in an owner-only (or hidden) variable or zone "
+            rule, f"{call.func}() {why} in the secret round at line {self.line}: each zone's "
+            f"number of cards of each kind is public, so the seats deciding later in the round "
+            f"would learn the choice from it. Keep the choice in an owner-only (or hidden) variable or zone "
             f"and make the move after the round", call.line, call.col))
 
 
 # the arguments of each zone builtin that decide a zone or how many cards move;
-# move's and move_bottom's first is the cards, which may be chosen (faces unseen)
+# move's and move_bottom's first is the cards (see _Choices.call)
 _DECIDING = {"move": (1,), "move_bottom": (1,), "shuffle": (0,), "draw": (0, 1, 2),
              "move_named": (0, 1, 2, 3)}
 _CHOICES = (ast.ChooseOne, ast.ChooseNumber, ast.ChooseSeveral, ast.Auction)
@@ -216,6 +218,11 @@ class _Choices:
             elif call.args and self.filtered(call.args[0]):
                 self.round.refuse_move(self.rule, call, "moves a number of cards decided by "
                                                         "what was chosen")
+            elif call.args and self.reads(call.args[0]) and len(self.round.data.get("cards") or {}) > 1:
+                # a card's back shows its kind (visibility.view gives each zone's count
+                # of each kind): with two kinds of card, moving the chosen one shows which
+                self.round.refuse_move(self.rule, call, "moves a card that was chosen, whose "
+                                                        "kind its back shows,")
         elif call.func in self.round.names.procedures:
             params = (self.round.data.get("procedures") or {}).get(call.func, {}).get("params") or []
             passed = frozenset(p for p, arg in zip(params, call.args) if self.reads(arg))

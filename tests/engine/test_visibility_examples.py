@@ -162,6 +162,9 @@ flow: |
      "moves to a zone, or a number of cards, decided by what was chosen"),
     ("choose by p:\n          \"keep\": pass\n          \"bury\": move(p.hand, lead_pile)",
      "move(p.hand, lead_pile)", "runs only under a condition on what was chosen"),
+    # gold and lead cards have backs of their own: the pile's count of each kind tells
+    ("c = choose one of p.hand by p\n      move(c, gold_pile)", "move(c, gold_pile)",
+     "moves a card that was chosen, whose kind its back shows,"),
 ])
 def test_a_move_in_a_secret_round_that_counts_would_tell_is_refused(round_, needle, why):
     """Every zone's count is public: a move in the round whose zone or number of cards
