@@ -137,8 +137,8 @@ class _Round:
         self.errors.append(self.error_at(
             rule, f"{call.func}() {why} in the secret round at line {self.line}: each zone's "
             f"number of cards of each kind is public, so the seats deciding later in the round "
-            f"would learn the choice from it. Keep the choice in an owner-only (or hidden) variable or zone "
-            f"and make the move after the round", call.line, call.col))
+            f"would learn the choice from it. Keep the choice in a local of the rule (or an "
+            f"owner-only variable) and make the move after the round", call.line, call.col))
 
 
 # the arguments of each zone builtin that decide a zone or how many cards move;
