@@ -122,23 +122,22 @@ class _Round:
                     self._refuse(rule, target, f"{kind} value {target.name} is public")
 
     def _refuse(self, rule, node, what):
-        if (rule.path, node.line, node.col) in self.said:
-            return
-        self.said.add((rule.path, node.line, node.col))
-        self.errors.append(self.error_at(
-            rule, f"{what}, and the secret round at line {self.line} writes it: the seats "
-            f"deciding later in the round would see it. Keep it in an owner-only (or hidden) "
-            f"variable or zone and reveal it after the round", node.line, node.col))
+        self._say(rule, node, f"{what}, and the secret round at line {self.line} writes it: the "
+                              f"seats deciding later in the round would see it. Keep it in an "
+                              f"owner-only (or hidden) variable or zone and reveal it after the round")
 
     def refuse_move(self, rule, call, why):
-        if (rule.path, call.line, call.col) in self.said:
-            return
-        self.said.add((rule.path, call.line, call.col))
-        self.errors.append(self.error_at(
-            rule, f"{call.func}() {why} in the secret round at line {self.line}: each zone's "
-            f"number of cards of each kind is public, so the seats deciding later in the round "
-            f"would learn the choice from it. Keep the choice in a local of the rule (or an "
-            f"owner-only variable) and make the move after the round", call.line, call.col))
+        self._say(rule, call, f"{call.func}() {why} in the secret round at line {self.line}: each "
+                              f"zone's number of cards of each kind is public, so the seats deciding "
+                              f"later in the round would learn the choice from it. Keep the choice "
+                              f"in a local of the rule (or an owner-only variable) and make the move "
+                              f"after the round")
+
+    def _say(self, rule, node, message):
+        """One error at `node`, however many ways the round reaches its rule."""
+        if (rule.path, node.line, node.col) not in self.said:
+            self.said.add((rule.path, node.line, node.col))
+            self.errors.append(self.error_at(rule, message, node.line, node.col))
 
 
 # the arguments of each zone builtin that decide a zone or how many cards move;
