@@ -111,42 +111,17 @@ scenarios:
 """
 
 
-@pytest.mark.parametrize("step, needle", [
-    ('expect: ["count(draw(deck, pile)) == 1"]', "draw(deck, pile)) == 1"),
-    ('let: {n: "taken()"}', "taken()"),
+@pytest.mark.parametrize("step, needle, says", [
+    ('expect: ["count(draw(deck, pile)) == 1"]', "draw(deck, pile)) == 1",
+     "draw() changes the game, and a scenario step's `expect` may only read it"),
+    ('expect: ["taken() == 2"]', "taken() == 2", "taken() changes the game (taken → top_two → draw())"),
+    ('play_until: "taken() > 5"', "taken() > 5", "taken() changes the game (taken → top_two → draw())"),
+    ('let: {n: "1 + taken()"}', "taken()\"", "taken() changes the game (taken → top_two → draw())"),
 ])
-def test_a_scenario_step_that_reads_may_not_change_the_game(tmp_path, step, needle):
-    (tmp_path / "grab.yaml").write_text(SPEC.replace("WHEN", "true"))
-    scenario = tmp_path / "draws.yaml"
-    scenario.write_text(SCENARIO.replace("STEP", step))
-    done = subprocess.run([sys.executable, "-m", "interpreter.cli", "scenario", str(scenario)],
-                          capture_output=True, text=True)
-    out = done.stdout + done.stderr
-    line, col = where(scenario.read_text(), needle)
-    assert done.returncode == 1 and "Traceback" not in out
-    assert f"draws.yaml:{line}:{col}: error: " in out and "changes the game" in out
-    assert "Make the change in a `do:` step" in out
-
-
-def test_the_language_server_marks_an_effect_in_a_scenario_expectation(tmp_path):
-    from rulespec.lsp.project import analyze
-    (tmp_path / "grab.yaml").write_text(SPEC.replace("WHEN", "true"))
-    text = SCENARIO.replace("STEP", 'expect: ["count(draw(deck, pile)) == 1"]')
-    result = analyze(str(tmp_path / "draws.yaml"), text)
-    line, col = where(text, "draw(deck, pile)) == 1")
-    (found,) = [d for d in result.diagnostics if "changes the game" in d.message]
-    assert (found.line, found.start) == (line - 1, col - 1)
-    assert "a scenario step's `expect` may only read it" in found.message
-
-
-@pytest.mark.parametrize("step, needle", [
-    ('expect: ["taken() == 2"]', "taken() == 2"),
-    ('play_until: "taken() > 5"', "taken() > 5"),
-    ('let: {n: "1 + taken()"}', "taken()\""),
-])
-def test_the_server_and_the_scenario_runner_refuse_in_the_same_words(tmp_path, step, needle):
-    # an effect reached through the spec's functions (taken -> top_two -> draw), in
-    # each expression step: the editor marks what `rulespec scenario` refuses, in its words
+def test_a_scenario_step_that_reads_may_not_change_the_game(tmp_path, step, needle, says):
+    """In each expression step, directly or through the spec's functions: `rulespec
+    scenario` refuses it at its place, and the language server marks it, in the same
+    words (rulespec.purity.refusal)."""
     from rulespec.lsp.project import analyze
     (tmp_path / "grab.yaml").write_text(SPEC.replace("WHEN", "true"))
     scenario = tmp_path / "draws.yaml"
@@ -160,8 +135,8 @@ def test_the_server_and_the_scenario_runner_refuse_in_the_same_words(tmp_path, s
     (marked,) = [d for d in analyze(str(scenario), scenario.read_text()).diagnostics
                  if "changes the game" in d.message]
     assert done.returncode == 1 and (marked.line, marked.start) == (line - 1, col - 1)
-    assert said == marked.message
-    assert said.startswith("taken() changes the game (taken → top_two → draw())")
+    assert said == marked.message and said.startswith(says)
+    assert said.endswith("Make the change in a `do:` step")
 
 
 def test_an_effect_in_an_auctions_bounds_is_refused():
