@@ -32,7 +32,13 @@ class KindTable:
     locals: {(rule path, name): Kind}; nodes: {AST node: Kind}; stored:
     {(section, name): Kind} for a fixed variable, what the rules store into it (its
     declaration alone decides `variables`, so a save check can learn there that its
-    items may be none, or that a number it holds is always a player).
+    items may be none, or that a number it holds is always a player); ways:
+    {(section, name): set} how the rules store into each variable: "whole" (the
+    value itself), "item" (`m[k] = v`, which may add the key k) or "inner" (an item
+    of an item: the outer key is read first, so it is there); players: the
+    variables some store may put a player into (any but a number literal or
+    arithmetic, which never give one). A save check learns from these which keys a
+    map keeps and where a player can be.
     """
 
     def __init__(self):
@@ -44,6 +50,8 @@ class KindTable:
         self.locals: dict = {}
         self.nodes: dict = {}
         self.stored: dict = {}
+        self.ways: dict = {}
+        self.players: set = set()
 
     def of(self, node) -> Kind | None:
         """The kind of an expression node of one of `Checked.rules`' trees (None: not
@@ -110,7 +118,9 @@ def _declare(spec, names, table) -> list[RulespecError]:
             if fixed:
                 table.fixed.add(key)
     for name, value in names.constants.items():
-        table.variables[("constant", name)] = of_value(value)
+        # a board's name is a board (region_boards: lists of them), as in the rules'
+        # text, so what is drawn from it is checked as a board in a save
+        table.variables[("constant", name)] = of_value(value, names.boards)
         table.declared_at[("constant", name)] = spec.mark(("constants", name))
         table.fixed.add(("constant", name))
     for name in names.player_zones:
@@ -162,6 +172,8 @@ class _Walker:
         self.attrs = names.attributes()     # an unknown one is the name check's to report
         self.card_ids = {i for ids in names.card_ids.values() for i in ids}
         self.stores: dict = {}      # key -> Kind learned this pass
+        self.ways: dict = {}        # variable key -> how this pass stores into it (KindTable.ways)
+        self.players: set = set()   # variable keys a store may put a player into
         self.rule_ = None
 
     # what a pass learned ------------------------------------------------
@@ -172,6 +184,7 @@ class _Walker:
         """Fold this pass's stores into the table; True when anything changed."""
         t, changed = self.table, False
         t.stored = {}   # this pass's alone: an earlier pass's guesses (ANY) are not kept
+        t.ways, t.players = self.ways, self.players
         for key, kind in self.stores.items():
             section = key[0]
             if section in _SECTIONS:
@@ -286,8 +299,12 @@ class _Walker:
             kind = self.expr(value, env)
         self.assign(node.target, kind, env, node.value)
 
-    def assign(self, target, kind, env, value_node=None):
-        """Store a value of `kind` into `target`, checking it fits what is there."""
+    def assign(self, target, kind, env, value_node=None, how="whole", plain=None):
+        """Store a value of `kind` into `target`, checking it fits what is there. how:
+        as KindTable.ways says; plain: the value is never a player (by default, when
+        `value_node` is a number literal or arithmetic)."""
+        if plain is None:
+            plain = isinstance(value_node, (ast.Number, ast.Arith, ast.Neg))
         if isinstance(target, ast.Name):
             self.expr(target, env)
             key = self._store_key(target.id)
@@ -296,6 +313,7 @@ class _Walker:
             if key[0] in _SECTIONS and not fits(kind, self.table.variables[key]):
                 self.error(value_node or target, f"cannot store {kind} in {target.id}", target)
             self.store(key, kind)
+            self._way(key, how, plain)
             return
         if isinstance(target, ast.Attr):
             obj = self.expr(target.obj, env)
@@ -315,15 +333,26 @@ class _Walker:
                 self.error(value_node or target,
                            f"cannot store {kind} in {_text_of(target)}", target)
             self.store(key, kind)
+            self._way(key, how, plain)
             return
         container = self.expr(target.obj, env)
         self.expr(target.key, env)
+        # `m[k] = v` may add k to m; `m[j][k] = v` reads m[j] first, so adds no key to m
+        inner = "item" if how == "whole" else "inner"
         if container.base == "list":
-            self.assign(target.obj, list_of(kind), env)
+            self.assign(target.obj, list_of(kind), env, how=inner, plain=plain)
         elif container.base == "map":
-            self.assign(target.obj, Kind("map", kind, self.table.nodes.get(target.key, ANY)), env)
+            self.assign(target.obj, Kind("map", kind, self.table.nodes.get(target.key, ANY)), env,
+                        how=inner, plain=plain)
         elif known(container):
             self.error(target, f"cannot set an item of {container}", target.obj)
+
+    def _way(self, key, how, plain):
+        """Note how a store changes a variable (KindTable.ways, .players)."""
+        if key[0] in _SECTIONS:
+            self.ways.setdefault(key, set()).add(how)
+            if not plain:
+                self.players.add(key)
 
     def _store_key(self, name):
         ctx = self._context_key(name)
@@ -346,7 +375,8 @@ class _Walker:
         value = self.expr(node.value, env)
         result = self.arith(node, node.op[0], have, value, node.target, node.value)
         if isinstance(node.target, (ast.Name, ast.Attr)):
-            self.assign(node.target, result, env, node.value)
+            # arithmetic's result is a plain number (a player plus 0 is no player)
+            self.assign(node.target, result, env, node.value, plain=True)
 
     def s_call_stmt(self, node, env):
         self.expr(node.call, env)

@@ -185,8 +185,9 @@ def join(a: Kind, b: Kind) -> Kind:
     return ANY
 
 
-def of_value(value) -> Kind:
-    """The kind of a spec value (a start value, a constant, a card attribute)."""
+def of_value(value, boards=()) -> Kind:
+    """The kind of a spec value (a start value, a constant, a card attribute); a
+    text in `boards` (the spec's board names) is a board."""
     if value is None:
         return Kind("nothing", none=True)
     if isinstance(value, bool):
@@ -194,16 +195,16 @@ def of_value(value) -> Kind:
     if isinstance(value, (int, float)):
         return NUMBER
     if isinstance(value, str):
-        return TEXT
+        return BOARD if value in boards else TEXT
     if isinstance(value, list):
         item = NOTHING
         for v in value:
-            item = join(item, of_value(v))
+            item = join(item, of_value(v, boards))
         return list_of(item)
     if isinstance(value, dict):
         key, item = NOTHING, NOTHING
         for k, v in value.items():
-            key, item = join(key, of_value(k)), join(item, of_value(v))
+            key, item = join(key, of_value(k, boards)), join(item, of_value(v, boards))
         return map_of(key, item)
     return ANY
 

@@ -158,11 +158,18 @@ def _declared(game, section, name, decl) -> tuple:
     # number fails at play ("7 is not a seat"), blamed on the rule that reads it
     seat_or_start = (kind is not None and kind.base == "number" and stored is not None
                      and stored.base == "seat")
+    # a number no rule stores a player into is never one: a player there would
+    # not fail at once, but prints and saves as a player
+    no_player = (kind is not None and kind.base == "number" and not seat_or_start
+                 and _key_not_in(game, "players", (section, name)))
+    keys = _keys_check(game, (section, name), start)
 
     def check(value, n):
         if value is None:
             return None if none_ok else f"expected {words}, got none"
-        problem = fits(value, n, 0)
+        if no_player and value.__class__ is Seat:
+            return f"expected {words}, got {_show(value)}"
+        problem = fits(value, n, 0) or keys(value)
         if not problem and seat_or_start and value != start:
             problem = _seat_problem(value, n)
         if problem or not bounded:
@@ -190,6 +197,43 @@ def _declared(game, section, name, decl) -> tuple:
         return (quick is not None and quick.issuperset(map(type, values))
                 and (quick is not _INTS or not values or floor <= min(values) and max(values) <= ceiling))
     return check, all_fit
+
+
+def _key_not_in(game, what, key) -> bool:
+    """Whether the kind table's `what` (ways, players) leaves out `key`; False for
+    a table made before it was kept (nothing is refused on a guess)."""
+    got = getattr(game.kinds, what, None)
+    return got is not None and key not in got
+
+
+def _keys_check(game, key, start):
+    """keys(value) -> None, or what is wrong with a map's keys: a map variable the
+    rules never store whole keeps every key it starts with (the rules read them:
+    `ready[g] -= 1` fails on a missing one), and gains none unless some rule stores
+    an item (`m[k] = v`, which may add k)."""
+    ways = getattr(game.kinds, "ways", None)
+    if start.__class__ is not dict or ways is None:
+        return _no_problem
+    how = ways.get(key, set())
+    if "whole" in how:
+        return _no_problem
+    keep, closed = frozenset(start), "item" not in how
+
+    def keys(value):
+        if value.__class__ is not dict:
+            return None
+        missing = [k for k in start if k not in value]
+        if missing:
+            return f"no key {_cut(str(missing[0]))!r}, which it starts with and no rule takes away"
+        extra = [k for k in value if k not in keep] if closed else ()
+        if extra:
+            return f"a key {_cut(str(extra[0]))!r} it does not start with, which no rule adds"
+        return None
+    return keys
+
+
+def _no_problem(value):
+    return None
 
 
 def _saved_kind(game, key) -> tuple:

@@ -304,6 +304,21 @@ def _set(*path_and_value):
     # play failed "-1,3 has no value here"
     ("castles", 30, _set("per_player", "estate", 0, "$dict", "0,0", "$dict", "q", -1),
      "`per_player.estate[0]`: cell '0,0': its q and r are not the whole numbers its name says"),
+    # a map the rules change only item by item keeps its start's keys: play failed
+    # "corn has no value here" (`ready[g] -= 1`)
+    ("siena", 5, _set("globals", "ready", "$dict", {}),
+     "`globals.ready`: no key 'corn', which it starts with and no rule takes away"),
+    ("siena", 5, _set("globals", "frame", "$dict", {}),
+     "`globals.frame`: no key 'corn', which it starts with and no rule takes away"),
+    # and gains none where no rule stores an item (`ready[g] = ...`) that may add one
+    ("siena", 5, _set("globals", "ready", "$dict", "silk", 0),
+     "`globals.ready`: a key 'silk' it does not start with, which no rule adds"),
+    # a number no rule stores a player into holds none (Seat is an int: it passed)
+    ("siena", 30, _set("per_player", "florins", 1, {"$seat": 0}),
+     "`per_player.florins[1]`: expected a number, got player 0"),
+    # drawn from region_boards, a constant of board names: a board, not any text
+    ("castles", 0, _set("stack", 2, 3, "board", ""),
+     "`stack[2].board`: no board '' in this game"),
 ])
 def test_an_edit_that_failed_at_play_blaming_the_spec_is_refused_at_load(name, moves, change, message):
     """Each loaded and then failed at play as a rule's error at a line of the spec."""
