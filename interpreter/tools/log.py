@@ -472,6 +472,8 @@ def logged_game(head: dict, log_path, load_game):
                           f"({len(e.errors)} error{'s' * (len(e.errors) != 1)}): check it with "
                           f"`rulespec validate {spec}`, or give the spec with --against SPEC",
                           file=str(log_path), line=1, col=1) from None
+    if spec != head["spec"]:    # found beside the log: named as the log names it
+        return game_against(head, spec, load_game)
     return load_game(spec, variant=head.get("variant"))
 
 

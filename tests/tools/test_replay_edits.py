@@ -92,6 +92,24 @@ def test_against_the_same_spec_elsewhere_replays_exactly(tmp_path, monkeypatch, 
         assert "identical" in out.getvalue()
 
 
+def test_a_spec_found_beside_the_log_replays_exactly(tmp_path, monkeypatch):
+    """The log names its spec as it was given (`game.yaml`, from the folder it was
+    played in); replayed from elsewhere, the spec is found beside the log, and the
+    game named by that path parted at line 1 though it was the very same game."""
+    monkeypatch.chdir(tmp_path)
+    spec = tmp_path / "game.yaml"
+    spec.write_text(MARKET, encoding="utf-8")
+    log = tmp_path / "game.jsonl"
+    assert main(["play", "game.yaml", "--players", "3", "--seed", "4", "--log", str(log)],
+                stdout=io.StringIO(), stderr=io.StringIO()) == 0
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["replay", str(log)], stdout=out, stderr=err) == 0, err.getvalue()
+    assert "identical" in out.getvalue()
+
+
 def test_replay_html_plays_the_log_on_the_spec_against(tmp_path):
     pytest.importorskip("jinja2")
     spec, log = logged(tmp_path, MARKET)
