@@ -207,11 +207,15 @@ def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
         parser.print_help(out)
         return 2
     from rulespec.errors import RulespecError, UnknownVariant
+    from .tools.output import CannotWrite
     handler = COMMANDS[args.command]
     try:
         return handler(args, out, err, stdin or sys.stdin)
     except _Usage as e:
         print(str(e), file=err)
+        return 2
+    except CannotWrite as e:   # the output path the user named: theirs to change (tools/output.py)
+        print(f"rulespec: error: {e}", file=err)
         return 2
     except UnknownVariant as e:   # named by --variant: bad usage (2), as an unknown --board is
         print(e.format(), file=err)
@@ -225,7 +229,7 @@ def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
     except BrokenPipeError:     # `rulespec play ... | head`: the reader has all it wants
         _quiet_stdout(out)
         return 0
-    except OSError as e:        # an output file that cannot be written after all (disk full)
+    except OSError as e:        # any other file that fails (output files are CannotWrite)
         print(f"rulespec: error: {e.filename or ''}: {e.strerror or e}", file=err)
         return 1
 
@@ -273,19 +277,6 @@ def _same_file(a, b) -> bool:
         return os.path.samefile(a, b)
     except (OSError, ValueError):   # one does not exist (yet): the same path, resolved?
         return os.path.realpath(a) == os.path.realpath(b)
-
-
-@contextlib.contextmanager
-def _writing(path):
-    """open(path, "w") whose failure (a full disk, found at write or close) names
-    `path`: main prints an OSError's filename, which a failed write lacks."""
-    try:
-        with open(path, "w", encoding="utf-8") as f:
-            yield f
-    except OSError as e:
-        if e.filename is None:
-            e.filename = path
-        raise
 
 
 # ------------------------------------------------------------------- validate
@@ -428,8 +419,9 @@ def cmd_play(args, out, err, stdin) -> int:
         from .agents.human import at_the_table   # and what changed, in words, at their next decision
         agents, trace = at_the_table(agents, trace)
     if args.log:
+        from .tools.output import writing
         from .tools.trace import quiet
-        with _writing(args.log) as log:   # a log always carries provenance
+        with writing(args.log) as log:   # a log always carries provenance
             state = write_log(game, args.players, args.seed, names, agents, log, trace=trace or quiet)
     else:
         state = play(game, args.players, args.seed, agents, trace=trace)
@@ -551,8 +543,8 @@ def _compare_stored(args, out) -> int:
     print(json.dumps(result) if args.json else format_comparison(result), file=out)
     if args.html:
         from .analysis.report_html import comparison_page
-        with _writing(args.html) as f:
-            f.write(comparison_page(result, [r for _, r, _ in runs]))
+        from .tools.output import write_file
+        write_file(args.html, comparison_page(result, [r for _, r, _ in runs]))
     return 0
 
 
@@ -570,8 +562,8 @@ def cmd_report(args, out, err, stdin) -> int:
     print(json.dumps(summary) if args.json else format_summary(summary, game.seat_name), file=out)
     if args.html:
         from .analysis.report_html import summary_page
-        with _writing(args.html) as f:
-            f.write(summary_page(summary, records))
+        from .tools.output import write_file
+        write_file(args.html, summary_page(summary, records))
     return 0
 
 
@@ -597,12 +589,9 @@ def cmd_replay(args, out, err, stdin) -> int:
             from .web.replay import replay_page
         except ImportError as e:
             raise _Usage(f"rulespec: error: replay --html needs the web extra (pip install -e '.[web]'): {e}") from None
+        from .tools.output import write_file
         page = replay_page(args.log, load_game, against=args.against)
-        try:
-            with open(args.html, "w", encoding="utf-8") as f:
-                f.write(page)
-        except OSError as e:
-            raise _Usage(f"rulespec: error: cannot write {args.html}: {e.strerror}") from None
+        write_file(args.html, page)
         print(f"wrote {args.html} ({len(page) // 1024} kB)", file=out)
         return 0
     from .tools.log import replay
@@ -700,9 +689,15 @@ def cmd_graph(args, out, err, stdin) -> int:
         print(f"rulespec: error: {args.file}: {e}", file=err)
         return 1
     if args.png:
-        _render_png(dot, args.png)
-        size = os.path.getsize(args.png) // 1024   # said as replay --html says it
-        print(f"wrote {args.png} ({size} kB)", file=err if args.dot else out)
+        from .tools.output import write_file
+        try:
+            picture = _render_png(dot)
+        except _DotFailed as e:   # not the user's doing: a failed run, as a bad spec is
+            print(f"rulespec graph: error: {e}", file=err)
+            return 1
+        write_file(args.png, picture)
+        print(f"wrote {args.png} ({len(picture) // 1024} kB)",   # as replay --html says it
+              file=err if args.dot else out)
     if args.dot or not args.png:
         out.write(dot)
     return 0
@@ -733,7 +728,11 @@ def _seat_dot(game, args) -> str:
         raise _NothingToDraw(f"there is no board to draw for seat {args.seat}: {e}") from None
 
 
-def _render_png(dot: str, path: str):
+def _render_png(dot: str) -> bytes:
+    """The PNG picture Graphviz's `dot` draws of `dot`; _Usage without `dot`,
+    _DotFailed when it fails. The picture comes back on dot's stdout and the CLI
+    writes the file, so a path that cannot be written is said as by every
+    command (tools/output.py), apart from a failure of dot's own."""
     import shutil
     import subprocess
     if shutil.which("dot") is None:
@@ -742,7 +741,21 @@ def _render_png(dot: str, path: str):
     # A hex layout places every cell itself (pos, in points): neato -n2 keeps those
     # places so the hexes tile; plain dot would lay them out again, spaced apart.
     engine = ["-Kneato", "-n2"] if "pos=" in dot else []
-    subprocess.run(["dot", *engine, "-Tpng", "-o", path], input=dot.encode(), check=True)
+    done = subprocess.run(["dot", *engine, "-Tpng"], input=dot.encode(), capture_output=True)
+    if done.returncode != 0:
+        raise _DotFailed(_dot_said(done.returncode, done.stderr))
+    return done.stdout
+
+
+class _DotFailed(Exception):
+    pass
+
+
+def _dot_said(code: int, stderr: bytes, limit: int = 300) -> str:
+    """dot's failure in one short line: its exit status and its own words, cut."""
+    words = " ".join(stderr.decode("utf-8", "replace").split())
+    words = words if len(words) <= limit else words[:limit - 3] + "..."
+    return f"Graphviz's `dot` failed (exit status {code})" + (f": {words}" if words else "")
 
 
 COMMANDS = {"validate": cmd_validate, "play": cmd_play, "simulate": cmd_simulate,

@@ -28,9 +28,9 @@ def compare_command(games, args, names, out, err) -> int:
     else:
         print(format_comparison(result), file=out)
     if args.html:
+        from ..tools.output import write_file
         from .report_html import comparison_page
-        with open(args.html, "w", encoding="utf-8") as f:
-            f.write(comparison_page(result, [r for _, r, _ in runs]))
+        write_file(args.html, comparison_page(result, [r for _, r, _ in runs]))
     failed = any(r["summary"]["errors"]["count"] for r in result["runs"])
     return 1 if failed else 0
 

@@ -97,11 +97,16 @@ def write(path: str, game, players: int, agents: list, records: list,
           coverage_keys: list[str]) -> None:
     """Write one row per record to a Parquet file at `path`; coverage_keys: every rule
     the coverage counts (simulate.coverage_keys). Raises ResultsMissing without
-    pyarrow, OSError when the file cannot be written."""
+    pyarrow, tools.output.CannotWrite when the file cannot be written."""
+    from ..tools.output import write_file
     pa, pq = _pyarrow()
     table = pa.Table.from_pylist([row(r, game.variant, agents) for r in records], schema=_schema(pa))
     meta = {"rulespec": json.dumps(metadata(game, players, coverage_keys))}
-    pq.write_table(table.replace_schema_metadata(meta), path)
+    # Built in memory, written by us: pyarrow's write_table deletes the path when a
+    # write fails, which as root removed /dev/full itself (--out /dev/full).
+    buffer = pa.BufferOutputStream()
+    pq.write_table(table.replace_schema_metadata(meta), buffer)
+    write_file(path, buffer.getvalue().to_pybytes())
 
 
 class StoredGame:
