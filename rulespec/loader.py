@@ -103,11 +103,18 @@ def path_str(path: tuple) -> str:
     for part in path:
         if isinstance(part, int):
             out += f"[{part}]"
-        elif isinstance(part, str) and part.isidentifier():
+        elif isinstance(part, str) and part.isidentifier() and part.isprintable():
             out += "." + part
         else:
-            out += f"[{json.dumps(str(part), ensure_ascii=False)}]"
+            out += f"[{_escaped(json.dumps(str(part), ensure_ascii=False))}]"
     return out
+
+
+def _escaped(text: str) -> str:
+    """`text` with each character a terminal would not print as itself (U+202E and
+    other bidi, format and control characters, which reorder or hide the rest of
+    the line) written as repr writes it, as messages show names (`{name!r}`)."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def did_you_mean(name, candidates) -> str:
@@ -346,6 +353,10 @@ def _plain_words(e: yaml.MarkedYAMLError, text: str):
         bracket = text_at(lines, opened)
         return (f"this `{bracket}` is never closed, or an item in it lacks its `,` "
                 f"({_found(problem)} at line {here.line + 1})"), opened
+    long_key = _long_key(lines, problem, opened, here)
+    if long_key is not None:
+        return ("a key longer than 1,024 characters (YAML's limit for a plain key): "
+                "shorten it"), long_key
     if "could not find expected ':'" in problem and opened is not None:
         return "this line is neither a `key: value` nor a list item: is its `:` missing?", opened
     if "mapping values are not allowed" in problem:
@@ -374,6 +385,29 @@ def _plain_words(e: yaml.MarkedYAMLError, text: str):
     if "found undefined alias" in problem:
         return f"{problem.split('alias', 1)[-1].strip()} names no anchor (`&name`) above it", here
     return _yaml_problem(e), here or opened
+
+
+_KEY_END = re.compile(r":(?:[ \t]|$)")
+_KEY_START = re.compile(r"(?: *- )* *")
+
+
+def _long_key(lines, problem: str, opened, here):
+    """The mark of a key whose `:` PyYAML did not look for, being more than 1,024
+    characters on (it scans no further for a simple key's `:`), or None. The
+    key's first character is where the scanner began it (could not find ':') or
+    its line's first one, after any `- ` (a `:` no key starts: the key was given
+    up on before its `:` was reached)."""
+    if "could not find expected ':'" in problem and opened is not None:
+        line, start, colon = opened.line, opened.column, None
+    elif "mapping values are not allowed" in problem and here is not None:
+        line, colon = here.line, here.column   # the `:` refused must end that key
+        start = _KEY_START.match(lines[line] if line < len(lines) else "").end()
+    else:
+        return None
+    end = _KEY_END.search(lines[line] if line < len(lines) else "", start)
+    if end is None or end.start() - start <= 1024 or colon not in (None, end.start()):
+        return None
+    return yaml.Mark("", 0, line, start, None, None)
 
 
 _BLOCK_HEADER = re.compile(r"^( *)(?:- )?[^#\s][^#]*:\s*[|>][-+0-9]*\s*(?:#.*)?$")

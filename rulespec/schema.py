@@ -68,9 +68,12 @@ def describe(err: ValidationError, yaml: bool = False) -> list[tuple[tuple, str]
         return [(path + (key,), _unknown_key(key, err.schema)) for key in _extra_keys(err)]
     if kind == "required":
         return [(path, _missing_key(key)) for key in value if key not in inst]
-    if kind == "pattern" and "propertyNames" in err.absolute_schema_path:
-        # propertyNames errors point at the map; point at the bad name instead.
-        return [(path + (inst,), f"bad name {_short(inst)}: {err.schema.get('description', '')}")]
+    if "propertyNames" in err.absolute_schema_path:
+        # propertyNames errors point at the map; any of them (a bad name, an
+        # integer key) is about one key, so point at that key instead.
+        path = path + (inst,)
+        if kind == "pattern":
+            return [(path, f"bad name {_short(inst)}: {err.schema.get('description', '')}")]
     message = _message(kind, value, inst, err)
     if yaml and kind == "type":
         message += _unquoted(value, inst)

@@ -5,6 +5,10 @@ from hypothesis import strategies as st
 from rulespec.errors import RulespecError, SpecErrors
 from rulespec.loader import Assumption, Spec, did_you_mean, load_spec, path_str
 from tests.cpu import cpu_bound
+from tests.paths import TESTS
+from tests.refusals import errors_of, where
+
+MARKET_SPEC = TESTS / "games" / "market.yaml"
 
 SPEC = """\
 game: Market Town
@@ -94,6 +98,47 @@ def test_path_str():
     assert path_str(()) == "$"
     assert path_str(("phases", "x", "do")) == "$.phases.x.do"
     assert path_str(("list", 2, "my key")) == '$.list[2]["my key"]'
+
+
+def test_path_str_escapes_what_would_reorder_the_line_as_messages_do():
+    # U+202E/U+200F printed raw reverse the rest of the terminal line
+    assert path_str(("actions", "sell\u202e\u200f")) == '$.actions["sell\\u202e\\u200f"]'
+    assert path_str(("a", "x\u2028y\x85")) == '$.a["x\\u2028y\\x85"]'
+    assert path_str(("a", "tab\there")) == '$.a["tab\\there"]'
+    assert path_str(("a", "caf\u00e9")) == "$.a.caf\u00e9"   # printable: as written
+
+
+def test_error_about_a_bidi_name_escapes_it_in_message_and_path():
+    errors = errors_of(MARKET_SPEC.read_text().replace("\n  sell:", '\n  "sell\\u202e\\u200f":'))
+    (bad,) = [e for e in errors if "bad name" in e.message]
+    assert bad.path == '$.actions["sell\\u202e\\u200f"]' and "\u202e" not in bad.format()
+
+
+def test_an_integer_key_is_reported_at_that_key():
+    text = MARKET_SPEC.read_text().replace("\n  sell:", "\n  8:").replace("\n  coins:", "\n  5:")
+    errors = {e.path: e for e in errors_of(text)}
+    assert (errors["$.actions[8]"].line, errors["$.actions[8]"].col) == where(text, "8:")
+    assert (errors["$.per_player[5]"].line, errors["$.per_player[5]"].col) == where(text, "5:")
+    assert "expected a string, got int 8" in errors["$.actions[8]"].message
+
+
+@pytest.mark.parametrize("layout", ["top: 1\n{key}: 2\n", "a:\n  {key}: 1\n",
+                                    "a:\n  b: 1\n  {key}: 2\n", "a:\n  - {key}: 1\n",
+                                    'a:\n  b: 1\n  "{key}": 2\n'])
+def test_a_key_over_1024_characters_is_said_to_be_too_long_at_the_key(layout):
+    key = "n" * 1025
+    text = "game: G\n" + layout.format(key=key)
+    err = one_error(text)
+    assert err.message == ("invalid YAML: a key longer than 1,024 characters (YAML's limit "
+                           "for a plain key): shorten it")
+    quoted = f'"{key}"' in text
+    assert (err.line, err.col) == where(text, f'"{key}"' if quoted else key)
+
+
+def test_a_key_of_1024_characters_loads_and_a_long_line_without_colon_is_no_long_key():
+    assert load(f"game: G\n{'n' * 1024}: 1\n").data["n" * 1024] == 1
+    err = one_error(f"game: G\na:\n  b: 1\n  {'n' * 2000} 1\n  c: 2\n")
+    assert "1,024" not in err.message
 
 
 def test_duplicate_key_reports_second_occurrence():
