@@ -102,6 +102,7 @@ def _declare(spec, names, table) -> list[RulespecError]:
             key = (section, name)
             table.declared_at[key] = spec.mark(key)
             kind, fixed = _declared_kind(decl)
+            errors += _bounded_not_number(spec, section, name, decl)
             if isinstance(decl, dict) and "type" in decl:
                 kind = parse_kind(decl["type"])
                 if kind is None:
@@ -150,9 +151,51 @@ def _declared_kind(decl) -> tuple[Kind, bool]:
     if isinstance(one_of, list) and one_of:
         for value in one_of:
             kind = join(kind, of_value(value))
-    if decl.get("min") is not None or decl.get("max") is not None:
-        kind = join(kind, NUMBER)
+    if _bound(decl):
+        # min/max declare a number; a start or one_of that is not one is refused by
+        # _bounded_not_number, and joining it in would make the kind "any value" and
+        # blind the checker to the rules' text-and-number mistakes
+        kind = or_none(NUMBER) if decl.get("start") is None else NUMBER
+        return kind, True
     return kind, _complete(kind)
+
+
+def _bound(decl) -> str | None:
+    """The name of the bound (min or max) a declaration gives, if any."""
+    if not isinstance(decl, dict):
+        return None
+    return next((k for k in ("min", "max") if decl.get(k) is not None), None)
+
+
+def _bounded_not_number(spec, section, name, decl) -> list[RulespecError]:
+    """A start (other than none) or one_of value that is not a number, where min or
+    max makes the variable a number: play would fail at the first store or compare."""
+    bound = _bound(decl)
+    if bound is None:
+        return []
+    because = f"but {bound}: {decl[bound]} makes {name} a number"
+    errors = []
+    start = decl.get("start")
+    if start is not None and not _is_number(start):
+        errors.append(spec.error(f"start is {_said(start)}, {because}", (section, name, "start")))
+    one_of = decl.get("one_of")
+    for i, value in enumerate(one_of if isinstance(one_of, list) else []):
+        if not _is_number(value):
+            errors.append(spec.error(f"one_of holds {_said(value)}, {because}",
+                                     (section, name, "one_of", i)))
+    return errors
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _said(value) -> str:
+    """'text "five"', 'a list [1, 2]': the value as the spec's author wrote it."""
+    if isinstance(value, str):
+        return f'text "{value}"'
+    shown = str(value).lower() if isinstance(value, bool) else repr(value)
+    return f"{of_value(value)} {shown}"
 
 
 def _complete(kind: Kind) -> bool:

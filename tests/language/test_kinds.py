@@ -112,6 +112,42 @@ def test_bad_type_word():
     assert "unknown type 'cardd'" in info.value.errors[0].message
 
 
+BOUNDED = "game: T\nplayers: {{min: 2, max: 2}}\nglobals:\n  x: {decl}\nflow: |\n  {line}\n"
+
+
+@pytest.mark.parametrize("decl, line, message, col", [
+    ('{start: "five", min: 0}', "x += 1", 'start is text "five", but min: 0 makes x a number', 7),
+    ('{start: "five", min: 0, max: 3}', 'x = "six"', "cannot store a text in x", 7),
+    ("{start: 1, max: 3, one_of: [1, a]}", "pass", 'one_of holds text "a", but max: 3 makes x a number',
+     37),
+    ("{start: true, min: 0}", "pass", "start is true or false true, but min: 0", 7),
+])
+def test_min_or_max_make_a_number(decl, line, message, col):
+    # a text start joined with the bound's number was "any value": validate passed,
+    # and play failed at the first store or sum
+    with pytest.raises(SpecErrors) as info:
+        validate("t.yaml", text=BOUNDED.format(decl=decl, line=line))
+    found = [(e.message, e.col) for e in info.value.errors]
+    assert any(message in m and c == col for m, c in found), found
+
+
+def test_min_with_no_start_or_a_number_start_is_a_number():
+    text = BOUNDED.format(decl="{start: none, min: 0}", line="x = 2")
+    assert validate("t.yaml", text=text).kinds.kind_of("x") == or_none(NUMBER)
+    text = BOUNDED.format(decl="{start: 2, min: 0, one_of: [2, 3]}", line="x = 3")
+    assert validate("t.yaml", text=text).kinds.kind_of("x") == NUMBER
+
+
+def test_a_variant_giving_a_bounded_variable_a_text_start_is_refused():
+    text = MARKET.read_text(encoding="utf-8").replace("\nvariants:\n", (
+        "\nvariants:\n  broken:\n    changes: {per_player: {coins: {start: \"five\"}}}\n"), 1)
+    validate("m.yaml", text=text)
+    with pytest.raises(SpecErrors) as info:
+        validate("m.yaml", variant="broken", text=text)
+    assert ['start is text "five", but min: 0 makes coins a number'] == [
+        e.message for e in info.value.errors]
+
+
 @pytest.mark.parametrize("expression", ["1" + " + 1" * 300, "not " * 300 + "true", "-" * 300 + "1",
                                         "[" * 300 + "1" + "]" * 300],
                          ids=["sum", "not", "neg", "list"])
