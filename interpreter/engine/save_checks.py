@@ -70,7 +70,7 @@ def check_places(st, game, phase) -> None:
         for name, value in frame.env.items():
             problem = _any_problem(value, st.n, game, 0)
             if not problem and name.startswith("$"):
-                problem = _bookkeeping_problem(name, value)
+                problem = _bookkeeping_problem(name, value, st.n)
             fits = kinds.get(name)
             if not problem and fits is not None:
                 # a local (or a loop's items) of the kind the rules give it: another
@@ -111,20 +111,85 @@ def _loops_kept(game, frame, i) -> None:
                           f"but holds no {key}, the loop's book-keeping", f"stack[{i}]")
 
 
-def _bookkeeping_problem(name: str, value) -> str | None:
+def _bookkeeping_problem(name: str, value, n: int) -> str | None:
     """What is wrong with one of the engine's own locals (no spec name starts with $)
     that the rules read only later, so that re-making the pending decision does not
-    try it: a `for` loop's [its items, how many are done] and the count of `secretly`
-    blocks open. None when it is well made, or another of the engine's locals."""
-    if name.startswith("$for"):
-        if not (value.__class__ is list and len(value) == 2 and value[0].__class__ is list
-                and value[1].__class__ is int):
-            return f"a `for` loop's book-keeping is [its items, how many are done], not {_show(value)}"
-        if not 0 <= value[1] <= len(value[0]):
-            return f"a `for` loop of {len(value[0])} items cannot have done {value[1]} of them"
-    elif name == "$secret" and (value.__class__ is not int or value < 0):
-        return f"the count of open `secretly` blocks must be a whole number, 0 or more; got {_show(value)}"
+    try it (the compiler's Compiler.temp keys and "$secret"). A key the compiler never
+    writes is refused too: a save holding one was not made by the engine. None when
+    it is well made."""
+    stem = name.rstrip("0123456789")
+    if stem != name and stem in _NUMBERED:
+        return _NUMBERED[stem](value, n)
+    if name in ("$ret", "$in"):
+        return None     # a procedure's result, a decision's answer: any saved value
+    if name == "$inagain":
+        return None if value.__class__ is bool else f"must be true or false, not {_show(value)}"
+    if name == "$secret":
+        if value.__class__ is not int or value < 0:
+            return f"the count of open `secretly` blocks must be a whole number, 0 or more; got {_show(value)}"
+        return None
+    return "not a key the engine keeps in a frame (its own keys are $for, $turn, $several, " \
+           "$auction with a number, $secret, $ret, $in and $inagain)"
+
+
+def _for_problem(value, n) -> str | None:
+    """A `for` loop's [its items, how many are done]."""
+    if not (value.__class__ is list and len(value) == 2 and value[0].__class__ is list
+            and value[1].__class__ is int):
+        return f"a `for` loop's book-keeping is [its items, how many are done], not {_show(value)}"
+    if not 0 <= value[1] <= len(value[0]):
+        return f"a `for` loop of {len(value[0])} items cannot have done {value[1]} of them"
     return None
+
+
+def _turn_problem(value, n) -> str | None:
+    """A `turn`'s [whose turn it is, whether they have acted] (compile.py _turn_form)."""
+    if not (value.__class__ is list and len(value) == 2 and value[1].__class__ is bool):
+        return f"a turn's book-keeping is [its player, whether they acted], not {_show(value)}"
+    return _player_problem(value[0], n, "a turn's player")
+
+
+def _several_problem(value, n) -> str | None:
+    """A `choose ... several`'s [picked so far, still offered, how many to pick]."""
+    if not (value.__class__ is list and len(value) == 3 and value[0].__class__ is list
+            and value[1].__class__ is list and value[2].__class__ is int and value[2] >= 0):
+        return (f"a several-choice's book-keeping is [picked, still offered, how many], "
+                f"not {_show(value)}")
+    return None
+
+
+_AUCTION_KEYS = frozenset({"order", "active", "high", "price", "turn"})
+
+
+def _auction_problem(value, n) -> str | None:
+    """An auction's bidders in order, those still in, the high bidder (or none), the
+    price and whose bid is next (compile.py _auction_start)."""
+    if not (value.__class__ is dict and value.keys() == _AUCTION_KEYS
+            and value["order"].__class__ is list and value["active"].__class__ is list
+            and value["price"].__class__ is int and value["turn"].__class__ is int
+            and value["turn"] >= 0):
+        return ("an auction's book-keeping is a map of order, active, high, price and turn, "
+                f"each of its kind, not {_show(value)}")
+    for i, bidder in enumerate(value["order"]):
+        problem = _player_problem(bidder, n, f"bidder {i}")
+        if problem:
+            return problem
+    if not all(b in value["order"] for b in value["active"]):
+        return "an auction's bidders still in must be among its bidders"
+    high = value["high"]
+    return None if high is None else _player_problem(high, n, "the high bidder")
+
+
+def _player_problem(value, n, what) -> str | None:
+    if value.__class__ not in (Seat, int):
+        return f"{what} must be a player, not {_show(value)}"
+    problem = _seat_problem(value, n)
+    return problem and f"{what}: {problem}"
+
+
+# the engine's numbered frame keys (Compiler.temp's stems) and the check of each
+_NUMBERED = {"$for": _for_problem, "$turn": _turn_problem, "$several": _several_problem,
+             "$auction": _auction_problem}
 
 
 def _fit(fits, value, n, where) -> None:

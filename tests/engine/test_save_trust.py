@@ -164,6 +164,39 @@ def test_a_count_of_secret_blocks_that_is_not_one_is_refused_at_load(value):
                                     "`secretly` blocks must be a whole number, 0 or more"), error.message
 
 
+P = [{"$seat": 0}, {"$seat": 1}, {"$seat": 2}]
+AUCTION = {"order": P, "active": P[1:], "high": {"$seat": 0}, "price": 2, "turn": 1}
+
+
+@pytest.mark.parametrize("key, value, says", [
+    ("$turn5", "x", "a turn's book-keeping is [its player, whether they acted], not text \"x\""),
+    ("$turn5", [{"$seat": 0}], "a turn's book-keeping is [its player, whether they acted], not a list"),
+    ("$turn5", [{"$seat": 7}, True], "no player 7 in a game of 3 (seats 0 to 2)"),
+    ("$turn5", ["gate", True], "a turn's player must be a player, not text \"gate\""),
+    ("$several3", [[], ["corn#1"], -1], "a several-choice's book-keeping is [picked, still offered, how many]"),
+    ("$several3", {"$dict": {}}, "a several-choice's book-keeping is [picked, still offered, how many]"),
+    ("$auction2", {"$dict": {**AUCTION, "price": "x"}}, "an auction's book-keeping is a map of order,"),
+    ("$auction2", {"$dict": {**AUCTION, "high": {"$seat": 5}}}, "no player 5 in a game of 3"),
+    ("$auction2", {"$dict": {**AUCTION, "active": [{"$seat": 0}], "order": P[1:]}},
+     "an auction's bidders still in must be among its bidders"),
+    ("$zzz", 1, "not a key the engine keeps in a frame"),
+    ("$turn", [{"$seat": 0}, True], "not a key the engine keeps in a frame"),
+])
+def test_the_engines_own_keys_in_a_frame_are_checked_at_load(key, value, says):
+    """Read by the rules only later, a bad one failed at the next apply as a rule's
+    error at the spec (market.yaml:91:11 "an item past the end of a list")."""
+    error = refused(edited(lambda d: d["stack"][1][3].__setitem__(key, value)))
+    assert error.message.startswith(f"corrupt save file: `stack[1].{key}`: {says}"), error.message
+
+
+@pytest.mark.parametrize("key, value", [
+    ("$turn5", [1, False]), ("$several3", [[], ["corn#1", "wine#2"], 1]),
+    ("$auction2", {"$dict": AUCTION}), ("$secret", 0)])
+def test_the_engines_own_keys_well_made_load(key, value):
+    text = edited(lambda d: d["stack"][1][3].__setitem__(key, value))
+    assert shipped(MARKET).state_from_json(text).pending is not None
+
+
 @pytest.mark.parametrize("tagged", [{"$seat": "0"}, {"$card": "wine#3"}, {"$zzz": 1}])
 def test_a_bad_tagged_value_is_named_a_corrupt_save(tagged):
     error = refused(edited(lambda d: d["globals"].__setitem__("first", tagged)))
