@@ -73,9 +73,42 @@ def read_file(path, load_game) -> ScenarioFile:
         found.errors = [found.spec.error(f"cannot start the game: {e.format()}", ("spec",))]
         return found
     _, errors = rule_errors(found.spec, game.names, game.function_trees)
-    found.errors = sorted(errors + setup_errors(found.spec, game.spec),
+    errors += setup_errors(found.spec, game.spec) + _rig_card_errors(found.spec, game)
+    found.errors = sorted(errors,
                           key=lambda e: (e.line or 0, e.col or 0))
     return found
+
+
+def _rig_entries(data):
+    """(path, entry) of every `rig:` outcome in a scenario file: the file's, each
+    scenario's and each `rig` step's."""
+    found = [(("rig", j), e) for j, e in enumerate(data.get("rig") or [])]
+    for i, scenario in enumerate(data.get("scenarios") or []):
+        found += [(("scenarios", i, "rig", j), e) for j, e in enumerate(scenario.get("rig") or [])]
+        for k, step in enumerate(scenario.get("steps") or []):
+            if isinstance(step, dict) and isinstance(step.get("rig"), list):
+                found += [(("scenarios", i, "steps", k, "rig", j), e) for j, e in enumerate(step["rig"])]
+    return [(path, e) for path, e in found if isinstance(e, dict) and len(e) == 1]
+
+
+def _rig_card_errors(spec, game) -> list:
+    """A rigged shuffle or draw naming no card of the game, at its entry: it could
+    never be used, and a file-level one would pass unnoticed in a scenario that never
+    reaches it."""
+    ids = set(game.cards)
+    known = ids | {card.partition("#")[0] for card in ids}
+    errors = []
+    for path, entry in _rig_entries(spec.data):
+        kind, value = next(iter(entry.items()))
+        if kind not in ("shuffle", "draw"):
+            continue
+        names = value if kind == "shuffle" and isinstance(value, list) else [value]
+        for m, name in enumerate(names):
+            if str(name) not in known:
+                at = path + (kind, m) if kind == "shuffle" else path + (kind,)
+                errors.append(spec.error(f"rigged {kind}: no card {display(name)} in this game "
+                                         f"(a card is named by its id, corn#2, or its name, corn)", at))
+    return errors
 
 
 def run_file(path, load_game) -> list[Outcome]:
@@ -90,11 +123,30 @@ def run_scenarios(found: ScenarioFile, load_game) -> list[Outcome]:
     """Every scenario of a file read_file found no error in."""
     data = found.spec.data
     outcomes = []
+    unused = None   # indices of the file's rig no scenario taking it has used yet
     for i, scenario in enumerate(data["scenarios"]):
         name = str(scenario.get("name", f"scenario {i + 1}"))
         runner = _Runner(found.spec, ("scenarios", i), name)
         outcomes.append(runner.run(scenario, data, found.spec_path, found.games, load_game))
+        if runner.file_rig_left is not None:
+            left = runner.file_rig_left if outcomes[-1].passed else set()
+            unused = left if unused is None else unused & left
+    if unused:
+        outcomes.append(_file_rig_unused(found.spec, sorted(unused)))
     return outcomes
+
+
+def _file_rig_unused(spec, unused) -> Outcome:
+    """The file's rig outcomes no scenario used: each scenario may stop short of one
+    (it is a default), but one none of them reaches is a mistake, as a scenario's own
+    unused outcome is (a `pick` of a label no random_of offers, a roll never made)."""
+    entries = spec.data["rig"]
+    errors = []
+    for j in unused:
+        kind, value = next(iter(entries[j].items()))
+        errors.append(spec.error(f"rigged chance outcome never used by any scenario: "
+                                 f"{kind} {display(value)}", ("rig", j)))
+    return Outcome(spec.file, "(file rig)", errors)
 
 
 def rig_outcomes(entries) -> Rig:
@@ -110,6 +162,9 @@ class _Runner:
     def __init__(self, spec, path, name):
         self.spec, self.path, self.outcome = spec, path, Outcome(spec.file, name)
         self.lets: dict = {}
+        # indices of the file's rig this scenario took as its own and left unused
+        # (None: it has its own rig, or did not start)
+        self.file_rig_left: set | None = None
 
     def fail(self, step_path, message):
         self.outcome.failures.append(self.spec.error(message, step_path))
@@ -135,8 +190,10 @@ class _Runner:
         for k, step in enumerate(steps):
             if not self.guarded(step, self.path + ("steps", k), k):
                 return self.outcome
-        unused = [o for o in (self.state.rig.queue if self.state.rig else [])
-                  if not any(o is d for d in self.optional)]
+        queue = self.state.rig.queue if self.state.rig else []
+        unused = [o for o in queue if not any(o is d for d in self.optional)]
+        if self.optional:
+            self.file_rig_left = {j for j, o in enumerate(self.optional) if any(o is q for q in queue)}
         if unused:
             left = ", ".join(f"{kind} {display(value)}" for kind, value in unused)
             self.fail(self.path + ("steps", max(len(steps) - 1, 0)),

@@ -54,14 +54,60 @@ scenarios:
 """)
 
 
-def test_a_rigged_card_waits_for_a_zone_that_holds_it_and_is_reported_if_never_used(tmp_path):
+def test_a_rigged_pick_never_made_is_reported_if_never_used(tmp_path):
     text = fails(tmp_path, MARKET, """
 scenarios:
   - steps:
-      - rig: [{shuffle: [dragon]}, {draw: unicorn}, {pick: P9}]
+      - rig: [{pick: P9}]
       - do: draw(deck, market, 2)
 """)
-    assert "rigged chance outcomes never used: shuffle [dragon], draw unicorn, pick P9" in text
+    assert "rigged chance outcomes never used: pick P9" in text
+
+
+def test_a_rigged_card_the_game_has_not_is_refused_at_its_entry(tmp_path):
+    """The same outcome in the file's rig passed unnoticed, never used."""
+    outcomes = run(tmp_path, MARKET, """rig: [{pick: P1}, {draw: corn#77}]
+scenarios:
+  - rig: [{shuffle: [corn, dragon]}]
+    steps:
+      - rig: [{draw: unicorn}]
+""")
+    assert [(o.name, [(e.line, e.col, e.message) for e in o.failures]) for o in outcomes] == [
+        ("(file)", [(2, 20, "rigged draw: no card corn#77 in this game (a card is named by its id, "
+                            "corn#2, or its name, corn)"),
+                    (4, 28, "rigged shuffle: no card dragon in this game (a card is named by its id, "
+                            "corn#2, or its name, corn)"),
+                    (6, 16, "rigged draw: no card unicorn in this game (a card is named by its id, "
+                            "corn#2, or its name, corn)")])]
+
+
+def test_a_file_rig_outcome_no_scenario_uses_fails_the_file(tmp_path):
+    """Each scenario may stop short of the file's rig, but one none reaches is a
+    mistake: a roll market never makes, a pick of no one passed unnoticed."""
+    outcomes = run(tmp_path, MARKET, """players: 2
+rig: [{pick: P2}, {roll: 3}, {pick: nobody}]
+scenarios:
+  - steps:
+      - expect: first == players[1]
+  - rig: []
+    steps:
+      - expect_player: 0
+""")
+    assert [o.passed for o in outcomes] == [True, True, False]
+    assert [(e.line, e.message) for e in outcomes[2].failures] == [
+        (3, "rigged chance outcome never used by any scenario: roll 3"),
+        (3, "rigged chance outcome never used by any scenario: pick nobody")]
+
+
+def test_a_file_rig_outcome_one_scenario_uses_passes(tmp_path):
+    passes(tmp_path, MARKET, """players: 2
+rig: [{pick: P2}]
+scenarios:
+  - steps:
+      - expect_player: 0
+  - steps:
+      - expect: first == players[1]
+""")
 
 
 def test_rigged_outcomes_never_used_fail_the_scenario(tmp_path):
