@@ -56,7 +56,7 @@ def explain(exc: Exception, st, program, pc, env) -> RulespecError:
     node, mark = _instruction_node(program, pc)
     scope = getattr(program.code[pc], "scope", None) if program and pc < len(program.code) else None
     found = None
-    if node is not None and env is not None and not _changes_state(node, st) and _worth_again(exc):
+    if node is not None and env is not None and _worth_again(exc):
         found = find_fault(st, env, node, scope or set(), mark)
     if found is not None:
         where, message = found
@@ -91,7 +91,7 @@ def explain_expression(exc: Exception, st, function, env, rule: str) -> RuleErro
         return exc
     tree, mark = getattr(function, "node", None), getattr(function, "mark", None)
     found = None
-    if tree is not None and not _changes_state(tree, st) and _worth_again(exc):
+    if tree is not None and _worth_again(exc):
         found = find_fault(st, env, tree, getattr(function, "scope", set()), mark)
     if found is not None:
         (line, col), message = found
@@ -132,6 +132,8 @@ class _Finder:
 
     def visit(self, node, env):
         """None when `node` evaluates; else (where, message) of its failing part."""
+        if _changes_state(node, self.st, deep=False):
+            return self._arguments_only(node, env)
         if isinstance(node, (ast.And, ast.Or, ast.IfExp)):
             return self._short_circuit(node, env)
         if isinstance(node, ast.Comprehension):
@@ -149,6 +151,15 @@ class _Finder:
         except Exception as e:   # noqa: BLE001 — a rule's fault, whatever Python calls it
             return self._where(node), self._message(node, values, e)
         return None
+
+    def _arguments_only(self, node, env):
+        """An effect (roll, log, a procedure...) is never run again: its arguments
+        are looked at, as any expression's, and a fault past them is not found."""
+        for part in node.args:
+            found = self.visit(part, env)
+            if found is not None:
+                return found
+        raise _Unsure()
 
     def _short_circuit(self, node, env):
         """and/or/if: only the parts Python would evaluate."""
@@ -274,10 +285,11 @@ def _expressions(node):
     return out
 
 
-def _changes_state(node, st) -> bool:
-    """True when evaluating `node` again could change the game (draw, roll, ...)."""
+def _changes_state(node, st, deep=True) -> bool:
+    """True when evaluating `node` again could change the game (draw, roll, ...):
+    a call of an effect or a procedure in it (deep) or at its top (not deep)."""
     procedures = st.game.names.procedures
-    for sub in ast.walk(node):
+    for sub in ast.walk(node) if deep else (node,):
         if isinstance(sub, ast.Call) and (sub.func in EFFECTS or sub.func in procedures):
             return True
     return False

@@ -99,6 +99,26 @@ def test_index_error():
     assert (error.line, error.col) == (23, 7)
 
 
+@pytest.mark.parametrize("flow, message, col", [
+    ("  n = roll(10 // count(deck))\n", "cannot divide 10 (a number) by zero", 12),
+    ("  log(xs[count(deck) + 5])\n", "[1, 2, 3] (a list) has no item 5 (a number): it holds 3 "
+                                     "(the first is [0])", 7),
+    ("  log(table[good])\n", "{corn: 1} (a map) has no key \"salt\" (text)", 7),
+    ("  n = random_of([1, 10 // count(deck)])\n", "cannot divide 10 (a number) by zero", 21),
+], ids=["roll", "log index", "log key", "random_of"])
+def test_a_fault_in_an_effects_argument_is_said_at_the_argument(flow, message, col):
+    # an effect is never run again to find a fault, and its whole statement was
+    # passed over: Python's "division by zero" at the statement's start, or a key
+    # named as if it were a local
+    error = _error(flow)
+    assert (error.message, error.line, error.col) == (message + " (in the flow)", 22, col)
+
+
+def test_a_fault_in_the_effect_itself_is_said_at_its_statement():
+    error = _error("  n = roll(0)\n")
+    assert (error.line, error.col) == (22, 3)
+
+
 def test_key_error_of_a_map():
     error = _error("  n = prices[good]\n")
     assert error.message == "{corn: 2, wine: 3} (a map) has no key \"salt\" (text) (in the flow)"
