@@ -23,7 +23,7 @@ from ..builtins import EFFECTS, KEYWORDS, SIGNATURES
 from ..dsl import KEYWORDS as RESERVED
 from ..loader import path_str
 from ..scope import CARD_FIELDS
-from .project import SECTIONS, Analysis, Occurrence, split_lines
+from .project import SECTIONS, Analysis, Occurrence, as_list, as_map, split_lines, texts
 
 LABELS = {"phase": "phase", "action": "action", "trigger": "trigger", "procedure": "procedure",
           "function": "function", "signal": "signal", "zone": "shared zone",
@@ -88,11 +88,11 @@ def _rule_completion(a: Analysis, region, before: str) -> list[Item]:
     if attr:
         return _attributes(n, _object_kind(attr.group(1), region, before))
     if re.search(r"\bturn\b.*:[\w\s,]*$", before):
-        return [Item(x, "EnumMember", "action") for x in sorted(n.actions)]
+        return [Item(x, "EnumMember", "action") for x in texts(n.actions)]
     if re.search(r"\bphase\s+\w*$", before):
-        return [Item(x, "Module", "phase") for x in sorted(n.phases)]
+        return [Item(x, "Module", "phase") for x in texts(n.phases)]
     if re.search(r"\bsignal\s+\w*$", before):
-        return [Item(x, "Event", "signal(" + ", ".join(n.signals[x]) + ")") for x in sorted(n.signals)]
+        return [Item(x, "Event", f"signal({_params(n.signals[x])})") for x in texts(n.signals)]
     return _names_in_scope(a, region)
 
 
@@ -118,17 +118,17 @@ def _attributes(n, what: str | None) -> list[Item]:
     items = []
     if what in ("player", None):
         items += [Item(x, "Field", "per-player variable", _decl_doc(n.per_player[x]))
-                  for x in sorted(n.per_player)]
+                  for x in texts(n.per_player)]
         items += [Item(x, "Folder", "player zone", _decl_doc(n.player_zones[x]))
-                  for x in sorted(n.player_zones)]
+                  for x in texts(n.player_zones)]
     if what in ("card", None):
         items += [Item(x, "Field", "per-card variable", _decl_doc(n.per_card[x]))
-                  for x in sorted(n.per_card)]
-        items += [Item(x, "Property", "card attribute") for x in sorted(n.card_attrs)]
+                  for x in texts(n.per_card)]
+        items += [Item(x, "Property", "card attribute") for x in texts(n.card_attrs)]
         items += [Item(x, "Property", "card field") for x in sorted(CARD_FIELDS)]
     if what is None:
         taken = {i.label for i in items}
-        items += [Item(x, "Property", "attribute") for x in sorted(n.attributes() - taken)]
+        items += [Item(x, "Property", "attribute") for x in texts(n.attributes() - taken)]
     return items
 
 
@@ -140,28 +140,30 @@ def _names_in_scope(a: Analysis, region) -> list[Item]:
     n, rule = a.names, region.rule
     params = rule.scope if rule.path[0] in ("procedures", "functions", "triggers") else ()
     items = [Item(x, "Variable", "parameter" if x in params else "local variable")
-             for x in sorted(_locals(rule, region.text))]
-    items += [Item(x, "Variable", "global variable", _decl_doc(n.globals[x])) for x in sorted(n.globals)]
-    items += [Item(x, "Constant", "constant = " + _short(n.constants[x])) for x in sorted(n.constants)]
-    items += [Item(x, "Folder", "shared zone", _decl_doc(n.zones[x])) for x in sorted(n.zones)]
-    items += [Item(x, "Struct", "board") for x in sorted(n.boards)]
-    items += [Item(x, "EnumMember", "card") for x in sorted(n.card_names)]
-    items += [Item(x, "EnumMember", "symbol") for x in sorted(n.symbols - n.card_names)]
+             for x in texts(_locals(rule, region.text))]
+    items += [Item(x, "Variable", "global variable", _decl_doc(n.globals[x])) for x in texts(n.globals)]
+    items += [Item(x, "Constant", "constant = " + _short(n.constants[x])) for x in texts(n.constants)]
+    items += [Item(x, "Folder", "shared zone", _decl_doc(n.zones[x])) for x in texts(n.zones)]
+    items += [Item(x, "Struct", "board") for x in texts(n.boards)]
+    items += [Item(x, "EnumMember", "card") for x in texts(n.card_names)]
+    items += [Item(x, "EnumMember", "symbol") for x in texts(n.symbols - n.card_names)]
     items += [Item(x, "Keyword", "built-in name", IMPLICIT_DOCS.get(x, ""))
               for x in sorted(check.IMPLICIT)]
-    items += [Item(x, "Method", f"procedure {x}({', '.join(map(str, p))})")
-              for x, p in sorted(n.procedures.items())]
-    items += [Item(x, "Function", f"function {x}({', '.join(map(str, p))})")
-              for x, p in sorted(n.functions.items())]
-    items += [Item(x, "Event", "signal(" + ", ".join(map(str, p)) + ")") for x, p in sorted(n.signals.items())]
+    items += [Item(x, "Method", f"procedure {x}({_params(n.procedures[x])})") for x in texts(n.procedures)]
+    items += [Item(x, "Function", f"function {x}({_params(n.functions[x])})") for x in texts(n.functions)]
+    items += [Item(x, "Event", f"signal({_params(n.signals[x])})") for x in texts(n.signals)]
     items += [Item(x, "Function", builtin_signature(x), SIGNATURES[x][2]) for x in sorted(SIGNATURES)
               if x not in n.functions and x not in n.procedures]
     return items
 
 
+def _params(params) -> str:
+    return ", ".join(map(str, as_list(params)))
+
+
 def _locals(rule, text: str) -> set[str]:
     """Parameters and the names the rule binds, read from its text (which may not parse yet)."""
-    found = set(rule.scope)
+    found = set(texts(rule.scope))
     found.update(re.findall(r"^\s*([A-Za-z_]\w*)\s*=(?!=)", text, re.M))
     found.update(re.findall(r"\bfor\s+([A-Za-z_]\w*)\s+in\b", text))
     return {x for x in found if x not in RESERVED}
@@ -311,18 +313,19 @@ def _decl_value(a: Analysis, symbol):
     section = SECTION_OF.get(symbol[0])
     if spec is None or section is None:
         return None
-    return (spec.data.get(section) or {}).get(symbol[-1])
+    return as_map(spec.data.get(section)).get(symbol[-1])
 
 
 def _declaration(a: Analysis, symbol) -> str:
     category, word = symbol[0], symbol[-1]
     value = _decl_value(a, symbol)
     if category in ("procedure", "function") and isinstance(value, dict):
-        return f"{word}({', '.join(map(str, value.get('params') or []))})"
+        return f"{word}({_params(value.get('params'))})"
     if category == "signal":
-        return f"signal {word}({', '.join(map(str, value or []))})"
+        return f"signal {word}({_params(value)})"
     if category == "param":
-        return f"{symbol[1][1]}({', '.join(map(str, a.names.procedures.get(symbol[1][1]) or a.names.functions.get(symbol[1][1]) or []))})"
+        owner = symbol[1][1]
+        return f"{owner}({_params(a.names.procedures.get(owner) or a.names.functions.get(owner))})"
     if value is None:
         return ""
     if isinstance(value, dict):
@@ -421,7 +424,7 @@ def rename_check(a: Analysis, symbol, new: str, family=()) -> str | None:
     if not _IDENT.match(new) or new in RESERVED:
         return f"'{new}' is not a name (letters, digits and _, not a keyword)"
     n = a.names
-    taken = set(n.every_name(set())) | set(n.procedures) | set(n.functions) | set(n.phases) \
+    taken = _every_name(n) | set(n.procedures) | set(n.functions) | set(n.phases) \
         | set(n.actions) | set(n.signals) | set(SIGNATURES)
     if symbol[0] in ("per_player", "per_card", "player_zone", "card_attr"):
         taken = n.attributes()
@@ -430,6 +433,14 @@ def rename_check(a: Analysis, symbol, new: str, family=()) -> str | None:
     if new in taken:
         return f"'{new}' is taken already"
     return None
+
+
+def _every_name(n) -> set:
+    try:
+        return set(n.every_name(set()))
+    except TypeError:   # it sorts, and a key typed as a number (`1:`) does not sort with text
+        return set().union(n.globals, n.constants, check.IMPLICIT, n.zones, n.boards,
+                           n.symbols, n.card_names)
 
 
 def outline(a: Analysis) -> list[tuple[str, str, list[tuple[str, Occurrence]]]]:

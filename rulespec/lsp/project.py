@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 
 from .. import ast, check, loader, purity, scenario, schema
@@ -126,6 +127,26 @@ class Analysis:
         return next((r for r in self.regions if r.holds(line, char)), None)
 
 
+# ------------------------------------------------------------- spec shapes
+# Mid-edit, YAML holds whatever was typed so far: a string, list, number or null
+# where the schema wants a map or a list. Walks over spec data the schema has not
+# accepted take it through these, so a half-typed key gives no answer, not a crash.
+def as_map(value) -> dict:
+    """`value` if it is a map, else an empty one."""
+    return value if isinstance(value, dict) else {}
+
+
+def as_list(value) -> list:
+    """`value` if it is a list, else an empty one."""
+    return value if isinstance(value, list) else []
+
+
+def texts(names) -> list[str]:
+    """The names that are text, sorted (a key or parameter typed as `1:` or `[a]` is
+    not a name, and would not sort with the others)."""
+    return sorted(x for x in names if isinstance(x, str))
+
+
 # ------------------------------------------------------------------- parsing
 _PARSED: dict = {}
 
@@ -152,11 +173,20 @@ def analyze(file: str, text: str, read=None) -> Analysis:
     """Check one file (a spec, or a scenario file: one with `spec:` and `scenarios:`).
 
     read(path) -> text gives the text of another file (a scenario's spec); by
-    default the file on disk. Never raises for a bad file: problems become
-    diagnostics.
+    default the file on disk (read_text). Never raises for a bad file: problems
+    become diagnostics.
     """
-    file = os.path.abspath(file)
+    return _analyze(os.path.abspath(file), text, read or read_text, as_spec=False)
+
+
+def _analyze(file: str, text: str, read, as_spec: bool) -> Analysis:
+    """analyze; `as_spec`: the file is a scenario's spec, so it may not be a scenario
+    file itself (following its `spec:` in turn could go round a cycle for ever)."""
     result = Analysis(file, text)
+    unpaired = _surrogate_errors(file, text)
+    if unpaired:   # YAML's reader encodes the text to UTF-8, which a surrogate fails
+        result.diagnostics = _diagnostics(text, unpaired)
+        return result
     try:
         spec = loader.load_spec(file, text=text)
     except SpecErrors as e:
@@ -164,8 +194,10 @@ def analyze(file: str, text: str, read=None) -> Analysis:
         return result
     result.spec = spec
     try:
-        if "scenarios" in spec.data and "spec" in spec.data:
-            _analyze_scenario(result, read or _read)
+        if _is_scenario(spec.data):
+            result.kind = "scenario"
+            if not as_spec:
+                _analyze_scenario(result, read)
         else:
             _analyze_spec(result)
     except Exception as e:   # a checker bug must not take the editor's server down
@@ -173,9 +205,47 @@ def analyze(file: str, text: str, read=None) -> Analysis:
     return result
 
 
-def _read(path: str) -> str:
-    with open(path, encoding="utf-8") as f:
-        return f.read()
+def _is_scenario(data: dict) -> bool:
+    return "scenarios" in data and "spec" in data
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _surrogate_errors(file: str, text: str) -> list[RulespecError]:
+    """Where the text holds half a UTF-16 pair: an editor may send one in JSON (or
+    a byte that is not UTF-8, decoded with surrogateescape); no file can hold it."""
+    if not _SURROGATE.search(text):
+        return []
+    errors = []
+    for number, line in enumerate(split_lines(text), 1):
+        for found in _SURROGATE.finditer(line):
+            col = found.start() + 1
+            errors.append(RulespecError(
+                f"the text holds an unpaired surrogate (U+{ord(found.group()):04X}) at line "
+                f"{number}, col {col}: not valid Unicode, so it cannot be checked", file, number, col))
+            if len(errors) == 20:   # enough to find them; a binary file would give thousands
+                return errors
+    return errors
+
+
+def read_text(path: str) -> str:
+    """A file's text, read as the CLI reads a spec: rulespec.loader's reader, which
+    stops at limits.SPEC_BYTES and wants UTF-8, so its refusals are worded the same.
+    Raises SpecErrors.
+
+    A pipe, socket or device is refused unopened: opening a FIFO waits for a writer,
+    /dev/stdin is the server's own LSP input, and /dev/zero never ends; the server
+    must not hang on what a `spec:` names.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        mode = None   # missing or forbidden: the loader's reader words it as the CLI does
+    if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise SpecErrors([RulespecError(f"cannot read {path}: not a regular file (a device, "
+                                        f"pipe or socket), which could never end", path, 1, 1)])
+    return loader._read(path)
 
 
 def _analyze_spec(result: Analysis) -> None:
@@ -285,14 +355,11 @@ def _analyze_scenario(result: Analysis, read) -> None:
         return
     path = os.path.normpath(os.path.join(os.path.dirname(result.file), target))
     result.spec_file = path
-    try:
-        spec_text = read(path)
-    except OSError as e:
-        errors.append(spec.error(f"cannot read the spec {target}: {e.strerror or e}", ("spec",)))
+    base = _spec_of_scenario(result, target, path, read, errors)
+    if base is None:
         result.diagnostics = _diagnostics(result.text, errors)
         return
-    base = analyze(path, spec_text)
-    result.spec_analysis, result.names = base, base.names
+    result.names = base.names
     if base.diagnostics:
         first = base.diagnostics[0]
         errors.append(spec.error(f"the spec has {len(base.diagnostics)} error(s); first, at "
@@ -304,6 +371,33 @@ def _analyze_scenario(result: Analysis, read) -> None:
             errors += found + scenario.setup_errors(spec, base.spec)
         result._jobs.append(lambda: _index_scenario(result, spec, base, rules))
     result.diagnostics = _diagnostics(result.text, errors)
+
+
+def _spec_of_scenario(result, target, path, read, errors) -> Analysis | None:
+    """The analysis of the spec a scenario file names, or None (its error added to
+    `errors`, at the `spec:` key) when it cannot be read or is a scenario file."""
+    spec = result.spec
+    if os.path.realpath(path) == os.path.realpath(result.file):
+        errors.append(spec.error("a scenario file cannot be its own spec: `spec:` names "
+                                 "the game's spec file", ("spec",)))
+        return None
+    try:
+        spec_text = read(path)
+    except SpecErrors as e:   # read_text: the CLI's words ("larger than the limit of ...")
+        errors.append(spec.error(e.errors[0].message, ("spec",)))
+        return None
+    except (OSError, UnicodeDecodeError) as e:   # a reader of the caller's
+        errors.append(spec.error(f"cannot read the spec {target}: "
+                                 f"{getattr(e, 'strerror', None) or e}", ("spec",)))
+        return None
+    base = _analyze(path, spec_text, read, as_spec=True)
+    result.spec_analysis = base   # kept even when refused: an edit to it makes this stale
+    if base.kind == "scenario":
+        errors.append(spec.error(f"the spec {target} is a scenario file (it has `spec:` and "
+                                 f"`scenarios:`): a scenario's spec must be a game's spec",
+                                 ("spec",)))
+        return None
+    return base
 
 
 def _index_scenario(result, spec, base, rules):
@@ -430,17 +524,17 @@ class _Indexer:
                 path = base + (section, name)
                 self.key((category, name), path, is_def)
                 self.declaration(section, name, decl, path, is_def)
-        for i, word in enumerate(data.get("symbols") or []):
+        for i, word in enumerate(as_list(data.get("symbols"))):
             if isinstance(word, str):
                 self.value(("symbol", word), base + ("symbols", i), is_def)
         variants = data.get("variants") if not base else None
-        for vname, entry in (variants or {}).items():
+        for vname, entry in as_map(variants).items():
             if isinstance(entry, dict) and isinstance(entry.get("changes"), dict):
                 self.yaml(entry["changes"], ("variants", vname, "changes"), is_def=False)
 
     def declaration(self, section, name, decl, path, is_def):
         if section in ("procedures", "functions") and isinstance(decl, dict):
-            for i, param in enumerate(decl.get("params") or []):
+            for i, param in enumerate(as_list(decl.get("params"))):
                 self.value(("param", (section, name), param), path + ("params", i), is_def)
         elif section == "signals" and isinstance(decl, list):
             for i, param in enumerate(decl):
@@ -457,13 +551,13 @@ class _Indexer:
                     for node in decl[key]:
                         self.key(("node", str(node)), path + (key, node), False)
                     continue
-                for i, node in enumerate(decl.get(key) or []):
+                for i, node in enumerate(as_list(decl.get(key))):
                     self.value(("node", str(node)), path + (key, i))
-            for i, edge in enumerate(decl.get("edges") or []):
+            for i, edge in enumerate(as_list(decl.get("edges"))):
                 for j, node in enumerate(edge if isinstance(edge, list) else []):
                     self.value(("node", str(node)), path + ("edges", i, j))
         elif section in ("globals", "per_player", "per_card") and isinstance(decl, dict):
-            for i, word in enumerate(decl.get("one_of") or []):
+            for i, word in enumerate(as_list(decl.get("one_of"))):
                 if isinstance(word, str):
                     self.value((self.classify(word), word), path + ("one_of", i))
             if isinstance(decl.get("start"), str):
@@ -472,9 +566,9 @@ class _Indexer:
     def cards(self, decl, path, is_def):
         if isinstance(decl.get("in"), str):
             self.value(("zone", decl["in"]), path + ("in",))
-        for attr in decl.get("attrs") or {}:
+        for attr in as_map(decl.get("attrs")):
             self.key(("card_attr", attr), path + ("attrs", attr), is_def)
-        for i, entry in enumerate(decl.get("list") or []):
+        for i, entry in enumerate(as_list(decl.get("list"))):
             if not isinstance(entry, dict):
                 continue
             if isinstance(entry.get("name"), str):
@@ -525,7 +619,7 @@ class _RuleIndex:
         path = rule.path
         self.owner = (indexer.result.file,) + (path[:2] if path[0] in SECTIONS or
                                                    path[0] == "scenarios" else path)
-        self.scope = set(rule.scope) | assigned_names(rule.tree, names)
+        self.scope = set(texts(rule.scope)) | assigned_names(rule.tree, names)
         self.for_var = None
         if path[0] == "actions" and path[-1] != "for":
             action = spec.data["actions"][path[1]]
@@ -653,13 +747,17 @@ class Project:
             self.open[file] = text
 
     def text(self, file: str) -> str:
+        """The editor's text of `file`, else the disk's (read_text: raises SpecErrors)."""
         file = os.path.abspath(file)
-        return self.open[file] if file in self.open else _read(file)
+        return self.open[file] if file in self.open else read_text(file)
 
     def analysis(self, file: str) -> Analysis:
         """The analysis of the file's current text (diagnostics are always its own)."""
         file = os.path.abspath(file)
-        text = self.text(file)
+        try:
+            text = self.text(file)
+        except SpecErrors as e:   # gone, too large, not UTF-8: say so, as for a bad text
+            return Analysis(file, "", diagnostics=_diagnostics("", e.errors))
         cached = self._analyses.get(file)
         if cached is None or cached.text != text or self._stale(cached):
             cached = analyze(file, text, read=self.text)
@@ -674,7 +772,7 @@ class Project:
             return False
         try:
             return self.text(a.spec_analysis.file) != a.spec_analysis.text
-        except OSError:
+        except SpecErrors:
             return True
 
     def usable(self, file: str) -> Analysis:
@@ -712,7 +810,7 @@ _SPEC_KEY = re.compile(r"^spec:\s*[\"']?([^\"'#\n]+?)[\"']?\s*(#.*)?$", re.M)
 def _names_spec(project: Project, path: str, spec_file: str) -> bool:
     try:
         text = project.text(path)
-    except (OSError, UnicodeDecodeError):
+    except SpecErrors:
         return False
     match = _SPEC_KEY.search(text)
     if not match or "scenarios:" not in text:
