@@ -177,7 +177,8 @@ def test_no_command_writes_over_its_input(argv, tmp_path):
 
 def test_a_log_that_cannot_be_written_is_named():
     code, _, err = run("play", MARKET, "--players", "2", "--log", "/dev/full")
-    assert code == 1 and "rulespec: error: /dev/full: No space left on device" in err
+    # an output the user named that cannot be written: exit 2, as every command (c2288ac)
+    assert code == 2 and "rulespec: error: cannot write /dev/full: No space left on device" in err
 
 
 def _log_naming(tmp_path, spec: str):
