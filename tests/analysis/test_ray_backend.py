@@ -48,4 +48,4 @@ def test_ray_counts_a_failed_games_rules_as_local_does(tmp_path):
         ray.shutdown()
     local, _ = run_games(Job(str(spec), None, 2, ["random"] * 2), 10, seed=1, jobs=1)
     assert [_untimed(r) for r in remote] == [_untimed(r) for r in local]
-    assert sum(r["fired"].get("action:risky", 0) for r in remote if "error" in r) == 7
+    assert sum(r["fired"].get("action:risky", 0) for r in remote if "error" in r) == 2     # seeds 3 and 5 reach risky and fail (agents seeded by agent_seed, 7f00ef9)
