@@ -12,7 +12,7 @@ from .errors import RulespecError
 from .kinds import (_FAMILY, ANY, AUCTION, BOARD, BOOL, BUILTINS, CARD, CARDS, FIELD_KINDS, ITEMS, NONE, NOTHING,
                     NUMBER, SEAT, TEXT, TYPE_WORDS, ZONE, Kind, _item, accepts, fits, join, known,
                     list_of, of_value, or_none, parse_kind, wanted_phrase)
-from .scope import CARD_FIELDS, LAYOUT_FIELDS, RESULT_KEYS, assigned_names
+from .scope import CARD_FIELDS, LAYOUT_FIELDS, RESULT_KEYS, assigned_names, card_attributes
 
 # Levels of nested expression a rule may hold: the checker, the compiler and the
 # generated code handle this many; validate refuses a deeper one where it starts.
@@ -127,18 +127,11 @@ def _declare(spec, names, table) -> list[RulespecError]:
     for name in names.player_zones:
         table.variables[("player_zone", name)] = ZONE
         table.declared_at[("player_zone", name)] = spec.mark(("player_zones", name))
-    for kind, decl in (data.get("cards") or {}).items():
-        rows = [(("cards", kind, "attrs"), decl.get("attrs") or {})]
-        rows += [(("cards", kind, "list", i), e) for i, e in enumerate(decl.get("list") or [])
-                 if isinstance(e, dict)]
-        for path, row in rows:
-            for attr, value in row.items():
-                if attr in ("name", "count"):
-                    continue
-                key = ("card_attr", attr)
-                table.declared_at.setdefault(key, spec.mark(path + (attr,)))
-                table.variables[key] = join(table.variables.get(key, NOTHING), of_value(value))
-                table.fixed.add(key)
+    for path, attr, value in card_attributes(data):
+        key = ("card_attr", attr)
+        table.declared_at.setdefault(key, spec.mark(path + (attr,)))
+        table.variables[key] = join(table.variables.get(key, NOTHING), of_value(value))
+        table.fixed.add(key)
     return errors
 
 

@@ -37,3 +37,18 @@ def assigned_names(tree, names) -> set[str]:
         if isinstance(node, (ast.For, ast.Secretly, ast.Comprehension)):
             bound.add(node.var)
     return {b for b in bound if b not in names.globals}
+
+
+def card_attributes(data) -> list:
+    """[(path, attribute, value)] of every attribute a spec's cards are written with
+    (`cards:` sections' `attrs` and each `list` row), `name` and `count` left out;
+    path: the row's path in the spec (("cards", section, "list", i))."""
+    out = []
+    for section, decl in (data.get("cards") or {}).items():
+        if not isinstance(decl, dict):
+            continue
+        rows = [(("cards", section, "attrs"), decl.get("attrs") or {})]
+        rows += [(("cards", section, "list", i), row) for i, row in enumerate(decl.get("list") or [])]
+        out += [(path, attr, value) for path, row in rows if isinstance(row, dict)
+                for attr, value in row.items() if attr not in ("name", "count")]
+    return out

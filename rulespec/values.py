@@ -22,6 +22,7 @@ from .errors import RulespecError
 from .kinds import join, of_value
 from .limits import Limits
 from .loader import did_you_mean
+from .scope import card_attributes
 
 _SECTIONS = ("globals", "per_player", "per_card")
 
@@ -55,28 +56,20 @@ def mixed_attributes(spec) -> list[RulespecError]:
     attribute by its name, so a rule adding `c.cost` validated, then failed at play at
     the rule, far from the card. None (a card without it) mixes with any kind."""
     found, first = [], {}     # attribute -> (its kind so far, the path that gave it)
-    for section, decl in (spec.data.get("cards") or {}).items():
-        if not isinstance(decl, dict):
+    for path, attr, value in card_attributes(spec.data):
+        if attr == "assumed":
             continue
-        rows = [(("cards", section, "attrs"), decl.get("attrs") or {})]
-        rows += [(("cards", section, "list", i), row) for i, row in enumerate(decl.get("list") or [])]
-        for path, row in rows:
-            for attr, value in (row.items() if isinstance(row, dict) else ()):
-                if attr in ("name", "count", "assumed"):
-                    continue
-                kind = of_value(value)
-                known = first.get(attr)
-                if known is None:
-                    first[attr] = (kind, path + (attr,))
-                elif _vague(join(known[0], kind)) and not _vague(known[0]) and not _vague(kind):
-                    line = spec.mark(known[1])[0]
-                    found.append(spec.error(
-                        f"{attr} is {_phrase(value)} here ({value!r}), where the cards before "
-                        f"give {known[0].words(article=True)} (line {line}): a rule reading "
-                        f".{attr} could not tell which it has. A typo?",
-                        path + (attr,)))
-                else:
-                    first[attr] = (join(known[0], kind), known[1])
+        kind, known = of_value(value), first.get(attr)
+        if known is None:
+            first[attr] = (kind, path + (attr,))
+        elif _vague(join(known[0], kind)) and not _vague(known[0]) and not _vague(kind):
+            line = spec.mark(known[1])[0]
+            found.append(spec.error(
+                f"{attr} is {_phrase(value)} here ({value!r}), where the cards before "
+                f"give {known[0].words(article=True)} (line {line}): a rule reading "
+                f".{attr} could not tell which it has. A typo?", path + (attr,)))
+        else:
+            first[attr] = (join(known[0], kind), known[1])
     return found
 
 

@@ -451,7 +451,7 @@ def _layout_check(game):
                and cell == f"{q},{r}" and (b := info.get("board")).__class__ is str and b in boards
                and info.get("colour").__class__ in _TEXT_OR_NONE and info.get("joined", True) is True
                for cell, info in v.items()):
-            return None     # every cell well made, in one pass (a Castles save holds 120)
+            return None     # every cell well made, in one pass (a layout may hold a hundred or more)
         for cell, info in v.items():
             problem = _cell_problem(cell, info, game)
             if problem:

@@ -28,8 +28,8 @@ The rules (docs/spec-format.md, "Visibility"):
 - zones: `public` (everyone), `owner` (a player zone's own seat), `hidden`
   (nobody; a shared zone's default); player zones default to `owner`. A zone
   you cannot see shows its count and how many of its cards are of each kind (a
-  `cards:` section: a card's back shows its kind, as Zena's goal, action, fort
-  and event decks have backs of their own), never its cards, their order, or
+  `cards:` section: a card's back shows its kind, as decks of different kinds
+  have backs of their own), never its cards, their order, or
   the order of their kinds (a face-down stack shows one back at most).
 - globals, per-player and per-card values: `public` (the default), `owner`
   (the seat the value belongs to: a per-player value's seat; a per-card
