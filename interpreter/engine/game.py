@@ -31,6 +31,11 @@ _new = object.__new__
 STEP_BUDGET = Limits.steps     # the default; a spec's `limits: {steps: N}` changes it
 
 
+def spec_hash(source: str) -> str:
+    """A spec file's text as logs and saves name it: 16 hex digits of its SHA-256."""
+    return hashlib.sha256(source.encode()).hexdigest()[:16]
+
+
 def load_game(path, variant: str | None = None, text: str | None = None) -> "Game":
     """Load, check and compile a spec; raises SpecErrors when it is not valid."""
     return Game(validate(path, variant=variant, text=text))
@@ -168,7 +173,7 @@ class Game:
         self._tables: dict[int, StaticTable] = {}
         self.file, self.variant, self.name = spec.file, spec.variant, data["game"]
         self.min_players, self.max_players = data["players"]["min"], data["players"]["max"]
-        self.spec_hash = hashlib.sha256(spec.source.encode()).hexdigest()[:16]
+        self.spec_hash = spec_hash(spec.source)
         self.spec_id = spec_id(data)   # by content: comments and layout do not count
         self.bounds = Limits.of(data)
         self.meter = [0, 0, 0.0, 0.0]     # functions.start_meter: items walked, next look, deadline

@@ -6,7 +6,6 @@ a state digest after each decision, and the result.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections import deque
@@ -203,17 +202,13 @@ def game_against(head: dict, against, load_game):
     the log was made with (spec_hash), the game is named by the log's path for it:
     the same spec elsewhere, or the same path written another way (./games/x.yaml),
     replays exactly, where its path in every saved state and change would differ."""
-    variant = head.get("variant")
-    named = head.get("spec")
-    try:
-        with open(against, encoding="utf-8") as f:
-            text = f.read()
-    except (OSError, UnicodeDecodeError):
-        text = None     # load_game says what is wrong with the file, in its words
-    if (text is not None and isinstance(named, str)
-            and hashlib.sha256(text.encode()).hexdigest()[:16] == head.get("spec_hash")):
+    from rulespec.loader import _read
+    from ..engine.game import spec_hash
+    variant, named = head.get("variant"), head.get("spec")
+    text = _read(str(against))      # bounded, and a file it cannot read said in the loader's words
+    if isinstance(named, str) and spec_hash(text) == head.get("spec_hash"):
         return load_game(named, variant=variant, text=text)
-    return load_game(against, variant=variant)
+    return load_game(against, variant=variant, text=text)
 
 
 def _replay_exactly(path, log: LogReader, game) -> tuple[bool, str]:
