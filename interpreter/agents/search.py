@@ -14,11 +14,14 @@ hidden state cannot leak through the order.
 
 A card the seat cannot see that a rule's local holds (a frame's variables:
 another player's secret pick, say) or a hidden variable holds (the cards laid
-face down) stands for a guess too: each such card becomes a card of its kind
-dealt into its zone in the copy, drawn at random without replacement, the same
-card wherever it is held (`_CardGuesses`). The guess keeps what the seat knows,
-that a card of that kind from that zone is held, and the rules can play on
-with it (the card is where the real one was). Other values in locals (numbers,
+face down) stands for a guess too: each such card becomes a card dealt into its
+zone in the copy, drawn at random without replacement, the same card wherever it
+is held (`_CardGuesses`). The guess keeps what the seat knows, that a card from
+that zone is held, and the rules can play on with it (the card is where the real
+one was). It does not keep the card's kind: the view gives a hidden zone's count
+of each kind, never which of those backs a rule holds, so another player's
+secret pick from a hand of mixed kinds (the cards discarded, not yet moved) is
+guessed among all that hand's cards. Other values in locals (numbers,
 texts) are copied as they are: a loop's counter cannot be guessed without
 breaking the rule that runs, so a spec should keep a hidden number in a hidden
 variable, not in a local across another player's decision.
@@ -41,8 +44,8 @@ def determinize(state, seat: int, rand: _random.Random):
     """A copy of `state` in which all that `seat` cannot see is a fresh guess.
 
     The invariant: two states with equal view(seat) (visibility.view) give the same
-    guess for generators in the same state, but for what the rules' locals and
-    hidden variables hold (see _CardGuesses): determinize reads the real hidden
+    guess for generators in the same state, but for the zones of the cards that
+    the rules' locals and hidden variables hold (see _CardGuesses): determinize reads the real hidden
     zones only through what the view gives of them — each one's count of each card
     kind, and which cards are unseen (every card not in a zone the seat sees) —
     never which card is in which hidden zone, nor the order of cards or kinds."""
@@ -51,7 +54,7 @@ def determinize(state, seat: int, rand: _random.Random):
     hidden = [zone for zone in zone_order(st) if not visibility.sees_zone(st.game, zone, seat)]
     _guess_card_values(state, st, seat, rand)
     _deal_hidden(st, hidden, kinds, rand)
-    guesses = _CardGuesses(state, st, seat, kinds, rand)
+    guesses = _CardGuesses(state, st, seat, rand)
     for frame in st.stack:      # (clone gave each frame its own env)
         env = frame.env
         for key, value in env.items():
@@ -93,20 +96,21 @@ def zone_order(st) -> list:
 
 
 class _CardGuesses:
-    """The guess for each card a seat cannot see that a value holds: a card of the
-    same kind dealt into the same zone in the copy, drawn without replacement from
-    that zone's cards of the kind (sorted, then shuffled by the agent's generator,
-    so the real cards and their order cannot leak), the same guess for a card
-    wherever it is held. `state` is the real state, `st` its copy with the hidden
-    zones dealt anew (_deal_hidden). The one thing it reads of the real state that
-    the view does not give: the zone and kind of a held card, what the public
-    history tells of it (the hand a secret pick was made from); which card it is,
-    never."""
+    """The guess for each card a seat cannot see that a value holds: a card dealt
+    into the same zone in the copy, drawn without replacement from that zone's cards
+    (sorted, then shuffled by the agent's generator, so the real cards and their
+    order cannot leak), the same guess for a card wherever it is held. `state` is
+    the real state, `st` its copy with the hidden zones dealt anew (_deal_hidden).
+    The one thing it reads of the real state that the view does not give: the zone
+    of a held card, what the public history tells of it (the hand a secret pick was
+    made from); neither which card it is nor its kind, which a pick from a hand of
+    mixed kinds keeps secret (the view shows the hand's count of each kind, not
+    which of them was picked)."""
 
-    def __init__(self, state, st, seat, kinds: dict, rand):
-        self.state, self.st, self.seat, self.kinds, self.rand = state, st, seat, kinds, rand
+    def __init__(self, state, st, seat, rand):
+        self.state, self.st, self.seat, self.rand = state, st, seat, rand
         self.made: dict = {}     # real card -> its guess
-        self.left: dict = {}     # (zone, kind) -> the cards not yet given as a guess
+        self.left: dict = {}     # zone -> its cards not yet given as a guess
 
     def of(self, value):
         """`value` with each card the seat cannot see replaced by its guess (lists and
@@ -121,13 +125,13 @@ class _CardGuesses:
     def card(self, real: str) -> str:
         made = self.made.get(real)
         if made is None:
-            zone, kind = self.state.loc[real], self.kinds[real]
-            left = self.left.get((zone, kind))
+            zone = self.state.loc[real]
+            left = self.left.get(zone)
             if left is None:
-                left = sorted(c for c in self.st.zones[zone] if self.kinds[c] == kind)
+                left = sorted(self.st.zones[zone])
                 self.rand.shuffle(left)
-                self.left[(zone, kind)] = left
-            # the copy's zone holds as many cards of the kind as the real one: one each
+                self.left[zone] = left
+            # the copy's zone holds as many cards as the real one: one each
             made = self.made[real] = left.pop()
         return made
 

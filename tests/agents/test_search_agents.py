@@ -317,8 +317,8 @@ KIND_GAMES = [(str(ROOT / "games" / "siena.yaml"), None), (str(ROOT / "games" / 
 
 
 def _held_cards(state) -> set:
-    """Cards a rule's local or a variable holds: determinize keeps each one's zone and
-    kind (_CardGuesses), what the public history tells of it (the hand a pick came from)."""
+    """Cards a rule's local or a variable holds: determinize keeps each one's zone
+    (_CardGuesses), what the public history tells of it (the hand a pick came from)."""
     values = [v for frame in state.stack for v in frame.env.values()]
     values += list(state.g.values()) + list(state.pv.values()) + list(state.cv.values())
     return {card for value in values for card in cards_in(state.game.cards, value)}
@@ -397,6 +397,62 @@ def test_search_agents_choose_alike_in_zena_states_whose_views_are_equal(seed):
             determinize(twin, me, random.Random(k)).to_json()
     for make in (lambda: GreedyAgent(5, "3"), lambda: MCTSAgent(5, "30")):
         assert make().choose(state.clone()).label == make().choose(twin.clone()).label
+
+
+def _zena_secret_discard(seed):
+    """A Zena Advanced 2-player state in which seat 1 chooses its discards to the
+    hand limit while the rule's local `discarded` holds seat 0's secret pick, from
+    a hand of action and goal cards; None when the seeded game has none."""
+    game = shipped(ZENA, "advanced")
+    state, rand = game.new_state(2, seed), random.Random(seed)
+    while not state.is_terminal():
+        held = [f.env["discarded"] for f in state.stack if f.env.get("discarded")]
+        if state.pending.secret and state.pending.player == 1 and held:
+            hand = state.zones["hand@0"]
+            if {game.cards[c]["kind"] for c in hand} == {"action_card", "goal_card"}:
+                return state
+        state.apply(rand.randrange(len(state.legal_actions())))
+    return None
+
+
+def _held_swapped(state, real, other):
+    """`state` with every value in the rules' locals that holds card `real` holding
+    `other` instead (both in one zone): what a seat that saw neither pick sees alike."""
+    twin = state.clone()
+    for frame in twin.stack:
+        for key, value in frame.env.items():
+            if isinstance(value, list) and real in value:
+                frame.env[key] = [other if c == real else c for c in value]
+            elif value == real:
+                frame.env[key] = other
+    return twin
+
+
+@pytest.mark.parametrize("seed", [1, 3, 4, 5])
+def test_a_guess_keeps_no_kind_of_another_seats_secret_discard(seed):
+    """The leak: seat 0's secret discards, held in a rule's local until every seat has
+    chosen, were guessed as cards of their own kinds, so seat 1's search learnt how
+    many goal cards seat 0 let go. Now a state whose local holds a card of the other
+    kind from the same hand gets the very same guess, and the guess's kind varies."""
+    state = _zena_secret_discard(seed)
+    if state is None:
+        pytest.skip("no secret discard from a mixed hand in this game")
+    game = state.game
+    held = next(f.env["discarded"] for f in state.stack if f.env.get("discarded"))
+    real = held[0]
+    other = next(c for c in state.zones["hand@0"]
+                 if c not in held and game.cards[c]["kind"] != game.cards[real]["kind"])
+    twin = _held_swapped(state, real, other)
+    assert twin.view(1) == state.view(1) and twin.to_json() != state.to_json()
+    kinds = set()
+    for k in range(40):
+        guess = determinize(state, 1, random.Random(k))
+        if k < 8:
+            assert guess.to_json() == determinize(twin, 1, random.Random(k)).to_json()
+        local = next(f.env["discarded"] for f in guess.stack if f.env.get("discarded"))
+        assert all(guess.loc[c] == "hand@0" for c in local)
+        kinds |= {game.cards[c]["kind"] for c in local}
+    assert kinds == {"action_card", "goal_card"}
 
 
 def _positions(game, players, seed, stops=(5, 25, 60, 120)):
