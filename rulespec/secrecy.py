@@ -16,18 +16,23 @@ the same thing with the visibility rule every channel already follows.
 
 What is followed: assignments (`p.pick = ...`, `total += ...`), zone builtins
 (`move`, `move_bottom`, `move_named`, `draw`, `shuffle`: the zones named in their
-arguments), and what the round starts: procedures it calls, actions of turns
-it runs, triggers of signals it sends. A card moved out of a public zone held
-in a local variable is not seen (the zone is not named); the number of cards
-in owner or hidden zones is public, so moving cards between such zones shows
-how many moved.
+arguments) wherever they are written, as a statement or inside any expression
+(a builtin with an effect may sit in an `if`'s or `while`'s condition, a `for`'s
+items, an argument, an assignment's value: `if count(draw(deck, p.hand, n)) > 0:`
+moves cards as `draw(deck, p.hand, n)` does), and what the round starts:
+procedures and spec functions it calls, phases, actions of turns and triggers
+of signals it runs. A card moved out of a public zone held in a local variable
+is not seen (the zone is not named); the number of cards in owner or hidden
+zones is public, so moving cards between such zones shows how many moved.
 
 So a move in a round must not let the counts tell the choice either: one whose
 zone or number of cards depends on a value chosen in the round, or that runs
 only under a condition on one (`if kind(c) == goal: move_bottom(c, goal_deck)
-else: move_bottom(c, action_deck)`), showed the later seats which kind of card
-an earlier seat discarded. Values chosen are the round's `choose` and auction
-results and what is computed from them (locals, loop variables, procedure
+else: move_bottom(c, action_deck)`; in an expression, an `... if ... else ...`'s
+condition and the items before it in an `and` or `or` are conditions too),
+showed the later seats which kind of card an earlier seat discarded. Values
+chosen are the round's `choose` and auction results and what is computed from
+them (locals, loop and comprehension variables, procedure and spec function
 parameters they are passed to); a `menu` option's body, and the actions of a
 `turn`, run only as chosen. A card's back shows its kind (each zone's count
 of each kind is public, visibility.view), so in a game of more than one kind
@@ -80,6 +85,8 @@ class _Round:
             elif isinstance(node, ast.Turn):
                 for name in node.actions:
                     self._follow(("actions", name, "do"))
+            elif isinstance(node, ast.RunPhase):
+                self._follow(("phases", node.name, "do"))
             elif isinstance(node, ast.Signal):
                 for name, trig in (self.data.get("triggers") or {}).items():
                     if trig.get("on") == node.name:
@@ -87,13 +94,16 @@ class _Round:
 
     def _follow(self, path, chosen=frozenset(), dependent=False):
         rule = self.by_path.get(path)
-        if rule is not None and (path, chosen, dependent) not in self.seen:
+        if rule is None or rule.tree is None:       # none such, or it did not parse
+            return
+        if (path, chosen, dependent) not in self.seen:
             self.seen.add((path, chosen, dependent))
             self.visit(rule, rule.tree, chosen, dependent)
 
     def _call(self, rule, call, scope):
-        if call.func in self.names.procedures:
-            self._follow(("procedures", call.func, "do"))
+        called = _called(self.names, call)
+        if called is not None:
+            self._follow(called[0])
         elif call.func in _ZONE_BUILTINS:
             for arg in call.args:
                 for sub in ast.walk(arg):
@@ -147,6 +157,22 @@ _DECIDING = {"move": (1,), "move_bottom": (1,), "shuffle": (0,), "draw": (0, 1, 
 _CHOICES = (ast.ChooseOne, ast.ChooseNumber, ast.ChooseSeveral, ast.Auction)
 
 
+# statements and expressions with parts that run only under a condition, or
+# more than once: _Choices checks each by a method of its grammar rule's name
+_COMPOUND = {"if_stmt", "while_stmt", "for_stmt", "menu", "secretly", "turn", "run_phase"}
+_BRANCHING = {"if_exp", "and_", "or_", "comprehension"}
+
+
+def _called(names, call):
+    """(rule path, parameters) of what a call runs (a procedure's `do`, a spec
+    function's `expr`; either may move cards), or None."""
+    if call.func in names.procedures:
+        return ("procedures", call.func, "do"), names.procedures[call.func]
+    if call.func in names.functions:
+        return ("functions", call.func, "expr"), names.functions[call.func]
+    return None
+
+
 def _statements(tree) -> list:
     return tree.body if isinstance(tree, (ast.Block, ast.Secretly)) else [tree]
 
@@ -176,7 +202,7 @@ class _Choices:
                 elif isinstance(node, (ast.Assign, ast.AugAssign)) and isinstance(target, ast.Name) \
                         and self.reads(node.value):
                     self.chosen.add(target.id)
-                elif isinstance(node, ast.For) and self.reads(node.iter):
+                elif isinstance(node, (ast.For, ast.Comprehension)) and self.reads(node.iter):
                     self.chosen.add(node.var)
             if len(self.chosen) == before:
                 return
@@ -186,47 +212,108 @@ class _Choices:
             self.statement(statement, dependent)
 
     def statement(self, node, dependent):
-        if isinstance(node, ast.If):
-            inner = dependent or self.reads(node.cond)
-            self.block(node.body, inner)
-            self.block(node.orelse, inner)
-        elif isinstance(node, ast.While):
-            self.block(node.body, dependent or self.reads(node.cond))
-        elif isinstance(node, ast.For):
-            self.block(node.body, dependent or self.reads(node.where))
-        elif isinstance(node, ast.Menu):
-            for option in node.options:
-                self.block(option.body, True)
-        elif isinstance(node, ast.Secretly):
-            self.block(node.body, dependent)
-        elif isinstance(node, ast.Turn):
-            for name in node.actions:
-                self.round._follow(("actions", name, "do"), frozenset(), True)
-        for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)) \
-                if not isinstance(node, (ast.If, ast.While, ast.For, ast.Menu, ast.Secretly)) else ():
-            self.call(call, dependent)
+        """Check the moves of one statement: a compound one by its grammar rule's method
+        below, any other (or a spec function's expression) by its expressions."""
+        if node.rule in _COMPOUND:
+            getattr(self, node.rule)(node, dependent)
+        else:
+            self.expression(node, dependent)
+
+    def if_stmt(self, node, dependent):
+        self.expression(node.cond, dependent)
+        inner = dependent or self.reads(node.cond)
+        self.block(node.body, inner)
+        self.block(node.orelse, inner)
+
+    def while_stmt(self, node, dependent):
+        inner = dependent or self.reads(node.cond)     # the condition runs again each pass
+        self.expression(node.cond, inner)
+        self.block(node.body, inner)
+
+    def for_stmt(self, node, dependent):
+        self.expression(node.iter, dependent)
+        self.expression(node.where, dependent)
+        self.block(node.body, dependent or self.reads(node.where))
+
+    def menu(self, node, dependent):
+        self.expression(node.by, dependent)
+        for option in node.options:
+            self.expression(option.cond, dependent)
+            self.block(option.body, True)               # runs only as chosen
+
+    def secretly(self, node, dependent):
+        self.expression(node.iter, dependent)
+        self.block(node.body, dependent)
+
+    def turn(self, node, dependent):
+        self.expression(node.player, dependent)
+        for name in node.actions:                       # each runs only as chosen
+            self.round._follow(("actions", name, "do"), frozenset(), True)
+        self.block(node.orelse, dependent)
+
+    def run_phase(self, node, dependent):
+        if dependent:       # (_Round follows it otherwise)
+            self.round._follow(("phases", node.name, "do"), frozenset(), True)
+
+    def expression(self, node, dependent):
+        """Check the moves of an expression, or of a simple statement's expressions: a
+        builtin with an effect may sit anywhere in one (`if count(draw(deck, p.hand)) > 0:`),
+        and runs only under an `... if ... else ...`'s condition, the items before it in an
+        `and` or `or`, a comprehension's filter (methods by grammar rule, below)."""
+        if node is None:        # an optional part left out (a `for` without `where`)
+            return
+        if node.rule in _BRANCHING:
+            getattr(self, node.rule)(node, dependent)
+            return
+        if isinstance(node, ast.Call):
+            self.call(node, dependent)
+        for child in ast.children(node):
+            self.expression(child, dependent)
+
+    def if_exp(self, node, dependent):
+        self.expression(node.cond, dependent)
+        self.expression(node.then, dependent or self.reads(node.cond))
+        self.expression(node.orelse, dependent or self.reads(node.cond))
+
+    def and_(self, node, dependent):
+        for i, item in enumerate(node.items):
+            self.expression(item, dependent or any(map(self.reads, node.items[:i])))
+
+    or_ = and_
+
+    def comprehension(self, node, dependent):
+        self.expression(node.iter, dependent)
+        self.expression(node.cond, dependent)
+        self.expression(node.elt, dependent or self.reads(node.cond))
 
     def call(self, call, dependent):
+        """Check a zone builtin's move; follow a procedure or spec function that a choice
+        is passed to, or that runs only under a condition on one."""
+        called = _called(self.round.names, call)
         if call.func in _DECIDING:
-            deciding = [call.args[i] for i in _DECIDING[call.func] if i < len(call.args)]
-            if dependent:
-                self.round.refuse_move(self.rule, call, "runs only under a condition on what was chosen")
-            elif any(self.reads(arg) for arg in deciding):
-                self.round.refuse_move(self.rule, call, "moves to a zone, or a number of cards, "
-                                                        "decided by what was chosen")
-            elif call.args and self.filtered(call.args[0]):
-                self.round.refuse_move(self.rule, call, "moves a number of cards decided by "
-                                                        "what was chosen")
-            elif call.args and self.reads(call.args[0]) and len(self.round.data.get("cards") or {}) > 1:
-                # a card's back shows its kind (visibility.view gives each zone's count
-                # of each kind): with two kinds of card, moving the chosen one shows which
-                self.round.refuse_move(self.rule, call, "moves a card that was chosen, whose "
-                                                        "kind its back shows,")
-        elif call.func in self.round.names.procedures:
-            params = (self.round.data.get("procedures") or {}).get(call.func, {}).get("params") or []
+            self.move(call, dependent)
+        elif called is not None:
+            path, params = called
             passed = frozenset(p for p, arg in zip(params, call.args) if self.reads(arg))
             if passed or dependent:
-                self.round._follow(("procedures", call.func, "do"), passed, dependent)
+                self.round._follow(path, passed, dependent)
+
+    def move(self, call, dependent):
+        """Refuse a zone builtin's call when what was chosen decides it."""
+        deciding = [call.args[i] for i in _DECIDING[call.func] if i < len(call.args)]
+        if dependent:
+            self.round.refuse_move(self.rule, call, "runs only under a condition on what was chosen")
+        elif any(self.reads(arg) for arg in deciding):
+            self.round.refuse_move(self.rule, call, "moves to a zone, or a number of cards, "
+                                                    "decided by what was chosen")
+        elif call.args and self.filtered(call.args[0]):
+            self.round.refuse_move(self.rule, call, "moves a number of cards decided by "
+                                                    "what was chosen")
+        elif call.args and self.reads(call.args[0]) and len(self.round.data.get("cards") or {}) > 1:
+            # a card's back shows its kind (visibility.view gives each zone's count
+            # of each kind): with two kinds of card, moving the chosen one shows which
+            self.round.refuse_move(self.rule, call, "moves a card that was chosen, whose "
+                                                    "kind its back shows,")
 
     def filtered(self, node) -> bool:
         """Whether a list of cards has a length a choice decides (a filter reading one)."""

@@ -4,11 +4,13 @@ face-down top card, a secret round writing public state, Zena's cubes and areas
 shown to nobody; and a secret choice earlier in the round hidden from the next seat."""
 from __future__ import annotations
 
+import io
 import random
 
 import pytest
 
 from interpreter import load_game
+from interpreter.cli import main
 from interpreter.engine import visibility
 from interpreter.engine.values import Zone
 from rulespec.errors import IllegalAction, SpecErrors
@@ -144,6 +146,8 @@ flow: |
   secretly for p in players:
       ROUND
   end game "done"
+functions:
+  take: {params: [q, m], expr: "draw(deck, q.hand, m)"}
 """
 
 
@@ -165,6 +169,30 @@ flow: |
     # gold and lead cards have backs of their own: the pile's count of each kind tells
     ("c = choose one of p.hand by p\n      move(c, gold_pile)", "move(c, gold_pile)",
      "moves a card that was chosen, whose kind its back shows,"),
+    # a move inside a condition or another expression, checked as one written as a statement
+    ("n = choose number from 0 to 1 by p\n      if count(draw(deck, p.hand, n)) > 0:\n"
+     "          pass",
+     "if count(draw(", "moves to a zone, or a number of cards, decided by what was chosen"),
+    ("n = choose number from 0 to 1 by p\n      if n > 0:\n          pass\n"
+     "      elif count(draw(deck, p.hand)) > 0:\n          pass", "elif count(draw(",
+     "runs only under a condition on what was chosen"),
+    ("c = choose one of p.hand by p\n      if move(c, gold_pile) == none:\n          pass",
+     "if move(c, gold_pile)", "moves a card that was chosen, whose kind its back shows,"),
+    ("n = choose number from 0 to 1 by p\n      while count(draw(deck, p.hand)) < n:\n"
+     "          pass",
+     "while count(draw(", "runs only under a condition on what was chosen"),
+    ("n = choose number from 0 to 1 by p\n      for c in draw(deck, p.hand, n):\n          pass",
+     "for c in draw(", "moves to a zone, or a number of cards, decided by what was chosen"),
+    ("n = choose number from 0 to 1 by p\n"
+     "      for c in p.hand where count(draw(deck, p.hand, n)) > 0:\n          pass",
+     "where count(draw(", "moves to a zone, or a number of cards, decided by what was chosen"),
+    ("n = choose number from 0 to 1 by p\n      got = draw(deck, p.hand) if n > 0 else []",
+     "got = draw(", "runs only under a condition on what was chosen"),
+    ("n = choose number from 0 to 1 by p\n      more = n > 0 and count(draw(deck, p.hand)) > 0",
+     "more = n > 0", "runs only under a condition on what was chosen"),
+    # a spec function may move cards too: its parameters are followed as a procedure's
+    ("n = choose number from 0 to 1 by p\n      got = take(p, n)", "take: {params",
+     "moves to a zone, or a number of cards, decided by what was chosen"),
 ])
 def test_a_move_in_a_secret_round_that_counts_would_tell_is_refused(round_, needle, why):
     """Every zone's count is public: a move in the round whose zone or number of cards
@@ -178,6 +206,45 @@ def test_a_move_in_a_secret_round_that_counts_would_tell_is_refused(round_, need
     line = next(i for i, ln in enumerate(text.splitlines(), 1) if needle in ln)
     assert error.line == line and why in error.message, error.format()
     assert "secret round at line 20" in error.message and "after the round" in error.message
+
+
+def test_a_move_in_a_condition_that_no_choice_decides_is_allowed():
+    """An effect in an `if`'s condition or a spec function runs for every seat alike
+    when what was chosen decides neither its zone, its count nor whether it runs."""
+    round_ = "n = choose number from 0 to 1 by p\n" \
+             "      if count(take(p, 1)) > 0 and count(draw(deck, p.hand, 0)) == 0:\n" \
+             "          p.out = [n]"
+    text = DISCARDS.replace("ROUND", round_)
+    state = load_game("d.yaml", text=text).new_state(2, 0)
+    state.apply("1")
+    state.apply("0")
+    assert state.is_terminal() and [len(state.zones[f"hand@{i}"]) for i in (0, 1)] == [2, 2]
+    assert state.pv["out"] == [[1], [0]]
+
+
+@pytest.mark.parametrize("round_, section", [
+    ("got = peek()", 'functions:\n  peek: {params: [], expr: "draw(deck, table)"}\n'),
+    ("phase deal", 'phases:\n  deal: {do: "draw(deck, table)"}\nfunctions:\n'),
+])
+def test_a_spec_function_or_phase_the_round_runs_may_not_write_public_state(round_, section):
+    """Followed as a procedure the round calls is: either may move cards."""
+    text = DISCARDS.replace("ROUND", round_).replace("functions:\n", section).replace(
+        "  deck: {visibility: hidden}", "  deck: {visibility: hidden}\n"
+                                        "  table: {visibility: public}")
+    with pytest.raises(SpecErrors) as caught:
+        load_game("d.yaml", text=text)
+    [error] = caught.value.errors
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if "draw(deck, table)" in ln)
+    assert error.line == line
+    assert "zone table is public, and the secret round at line 21 writes it" in error.message
+
+
+def test_the_shipped_games_pass_the_secret_round_checks():
+    out, err = io.StringIO(), io.StringIO()
+    files = [str(path) for path in sorted((ROOT / "games").glob("*.yaml"))]
+    assert len(files) == 3
+    code = main(["validate", "--all-variants", *files], out, err)
+    assert code == 0, out.getvalue() + err.getvalue()
 
 
 def test_chosen_cards_kept_owner_only_and_moved_after_the_round_are_allowed():
