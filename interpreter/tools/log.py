@@ -457,19 +457,25 @@ def logged_game(head: dict, log_path, load_game):
     """The game of the spec a log's header names (see _find_spec). The header is
     the word of whoever wrote the log: a spec it names that does not load is
     said to be so, its errors (lines of that file) not printed: the user can
-    validate it, or name one with --against. Raises CorruptFile."""
+    validate it, or name one with --against. A variant the log names that the
+    spec has not, or that does not load, is said as loading it says (SpecErrors).
+    The spec is loaded once, and again only on an error, to tell which it is.
+    Raises CorruptFile."""
     from rulespec.errors import SpecErrors
     spec = _find_spec(head.get("spec"), log_path)
     try:
-        load_game(spec)
-    except SpecErrors as e:
-        raise CorruptFile(f"cannot replay: the spec the log names, {spec}, is no valid spec "
-                          f"({len(e.errors)} error{'s' * (len(e.errors) != 1)}): check it with "
-                          f"`rulespec validate {spec}`, or give the spec with --against SPEC",
-                          file=str(log_path), line=1, col=1) from None
-    if spec != head["spec"]:    # found beside the log: named as the log names it
-        return game_against(head, spec, load_game)
-    return load_game(spec, variant=head.get("variant"))
+        if spec != head["spec"]:    # found beside the log: named as the log names it
+            return game_against(head, spec, load_game)
+        return load_game(spec, variant=head.get("variant"))
+    except SpecErrors:
+        try:    # the spec itself, or only the log's variant of it?
+            load_game(spec)
+        except SpecErrors as e:
+            raise CorruptFile(f"cannot replay: the spec the log names, {spec}, is no valid spec "
+                              f"({len(e.errors)} error{'s' * (len(e.errors) != 1)}): check it with "
+                              f"`rulespec validate {spec}`, or give the spec with --against SPEC",
+                              file=str(log_path), line=1, col=1) from None
+        raise
 
 
 def _find_spec(spec, log_path) -> str:

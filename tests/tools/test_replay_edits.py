@@ -110,6 +110,28 @@ def test_a_spec_found_beside_the_log_replays_exactly(tmp_path, monkeypatch):
     assert "identical" in out.getvalue()
 
 
+@pytest.mark.parametrize("beside", [False, True])
+def test_a_replay_loads_its_spec_once(tmp_path, monkeypatch, beside):
+    """Loading a spec (checking and compiling it) is most of a short replay's time:
+    the spec the log names was loaded twice, once to see that it loads at all."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "game.yaml").write_text(MARKET, encoding="utf-8")
+    log = tmp_path / "game.jsonl"
+    assert main(["play", "game.yaml", "--players", "3", "--seed", "4", "--log", str(log)],
+                stdout=io.StringIO(), stderr=io.StringIO()) == 0
+    if beside:      # the log names `game.yaml`: from elsewhere, found beside the log
+        (tmp_path / "elsewhere").mkdir()
+        monkeypatch.chdir(tmp_path / "elsewhere")
+    loads = []
+
+    def counted(*args, **kw):
+        loads.append(args)
+        return load_game(*args, **kw)
+    ok, message = replay(str(log), load_game=counted)
+    assert ok, message
+    assert len(loads) == 1
+
+
 def test_replay_html_plays_the_log_on_the_spec_against(tmp_path):
     pytest.importorskip("jinja2")
     spec, log = logged(tmp_path, MARKET)
