@@ -26,11 +26,14 @@ class _Parser(argparse.ArgumentParser):
 
 class _Usage(Exception):
     """Bad usage (status 2): str() is the message; `usage` the usage line of the
-    command it was made with, or None after parsing (a check of a command's own)."""
+    command it was made with, or None after parsing (a check of a command's own,
+    said with the command's usage line: _as_command_said). `machine`: the command
+    line was right but this machine cannot do it (an extra or a program missing,
+    the port taken), so no usage line is shown."""
 
-    def __init__(self, message, usage=None):
+    def __init__(self, message, usage=None, machine=False):
         super().__init__(message)
-        self.usage = usage
+        self.usage, self.machine = usage, machine
 
 
 AGENTS_HELP = ("'random' for every seat, or one agent per seat, comma-separated: random, first, "
@@ -212,7 +215,7 @@ def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
     try:
         return handler(args, out, err, stdin or sys.stdin)
     except _Usage as e:
-        print(str(e), file=err)
+        print(_as_command_said(e, parser.commands.get(args.command)), file=err)
         return 2
     except CannotWrite as e:   # the output path the user named: theirs to change (tools/output.py)
         print(f"rulespec: error: {e}", file=err)
@@ -232,6 +235,18 @@ def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
     except OSError as e:        # any other file that fails (output files are CannotWrite)
         print(f"rulespec: error: {e.filename or ''}: {e.strerror or e}", file=err)
         return 1
+
+
+def _as_command_said(e: _Usage, command) -> str:
+    """A command's own check of its arguments (after parsing) said as argparse says
+    its errors: the command's usage line, then `rulespec COMMAND: error: ...`."""
+    message = str(e)
+    if command is None or e.usage is not None or e.machine:
+        return message
+    prefix = "rulespec: error: "
+    if message.startswith(prefix):
+        message = f"{command.prog}: error: {message[len(prefix):]}"
+    return command.format_usage().rstrip() + "\n" + message
 
 
 def _asked_variants(args) -> list:
@@ -588,7 +603,8 @@ def cmd_replay(args, out, err, stdin) -> int:
             import jinja2  # noqa: F401  (the web extra's templates, imported late by the page)
             from .web.replay import replay_page
         except ImportError as e:
-            raise _Usage(f"rulespec: error: replay --html needs the web extra (pip install -e '.[web]'): {e}") from None
+            raise _Usage(f"rulespec: error: replay --html needs the web extra (pip install -e '.[web]'): {e}",
+                         machine=True) from None
         from .tools.output import write_file
         page = replay_page(args.log, load_game, against=args.against)
         write_file(args.html, page)
@@ -607,7 +623,8 @@ def cmd_serve(args, out, err, stdin) -> int:
         from .web.app import listening_socket, serve
         from .web.session import Session
     except ImportError as e:
-        raise _Usage(f"rulespec: error: serve needs the web extra (pip install -e '.[web]'): {e}") from None
+        raise _Usage(f"rulespec: error: serve needs the web extra (pip install -e '.[web]'): {e}",
+                         machine=True) from None
     game = load_game(args.file, variant=args.variant)
     args.players = args.players or game.min_players
     args.agents = args.agents or ",".join(["human"] + ["random"] * (args.players - 1))
@@ -621,7 +638,7 @@ def cmd_serve(args, out, err, stdin) -> int:
     try:
         sock = listening_socket(args.host, args.port)
     except OSError as e:   # the --port or --host asked for: bad usage, said before any link
-        raise _Usage(_cannot_listen(args, e)) from None
+        raise _Usage(_cannot_listen(args, e), machine=True) from None
     serve(session, sock, args.pause, out)
     return 0
 
@@ -737,7 +754,8 @@ def _render_png(dot: str) -> bytes:
     import subprocess
     if shutil.which("dot") is None:
         raise _Usage("rulespec: error: --png needs Graphviz's `dot` on the PATH "
-                     "(e.g. apt-get install graphviz); without --png the DOT text is printed")
+                     "(e.g. apt-get install graphviz); without --png the DOT text is printed",
+                     machine=True)
     # A hex layout places every cell itself (pos, in points): neato -n2 keeps those
     # places so the hexes tile; plain dot would lay them out again, spaced apart.
     engine = ["-Kneato", "-n2"] if "pos=" in dot else []

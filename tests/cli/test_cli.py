@@ -106,7 +106,14 @@ def test_usage_error_text():
      "rulespec simulate: error: argument -n/--games: invalid int value: 'abc'"),
     (["--bogus"], "usage: rulespec [-h] [--version] COMMAND ...",
      "rulespec: error: unrecognized arguments: --bogus"),
-], ids=["unknown-flag", "missing-option", "bad-value", "top-level"])
+    # the command's own checks, after parsing, say it alike
+    (["play", MARKET, "--players", "2", "--seat", "1"], "usage: rulespec play ",
+     "rulespec play: error: --seat takes a seat from 1 to 2, with --trace"),
+    (["play", MARKET, "--players", "9"], "usage: rulespec play ",
+     "rulespec play: error: Market Town is for 2 to 4 players, not 9"),
+    (["simulate", MARKET, "--players", "2", "-n", "0"], "usage: rulespec simulate ",
+     "rulespec simulate: error: -n and --jobs must be at least 1"),
+], ids=["unknown-flag", "missing-option", "bad-value", "top-level", "seat", "players", "games"])
 def test_a_usage_error_gives_the_commands_own_usage(argv, usage, error):
     """A command's usage error shows that command's usage and names it, where the
     top-level usage (COMMAND ...) and `rulespec: error:` told nothing of it."""
