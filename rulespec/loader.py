@@ -20,6 +20,7 @@ import yaml
 from yaml.constructor import SafeConstructor
 
 from .errors import RulespecError, SpecErrors, UnknownVariant, unpaired_surrogate
+from .inputs import is_pipe, open_input
 from .limits import SPEC_BYTES, VARIANTS, YAML_NODES
 
 MAX_FLOW_DEPTH = 200   # nested [ and {; the composer recurses out at a few hundred anyway
@@ -237,8 +238,11 @@ def _line_breaks(file: str, text: str) -> str:
 
 def _read(file: str) -> str:
     try:
-        with open(file, "rb") as f:
+        with open_input(file) as f:     # a pipe with no writer is not waited on
             raw = f.read(SPEC_BYTES + 1)    # /dev/zero never ends
+            if not raw and is_pipe(f):
+                _fail([RulespecError(f"cannot read {file}: a pipe that gave nothing to read "
+                                     f"(give the spec as a file)", file, 1, 1)])
     except OSError as e:
         _fail([RulespecError(f"cannot read {file}: {e.strerror or e}", file, 1, 1)])
     if len(raw) > SPEC_BYTES:

@@ -12,6 +12,7 @@ from collections import deque
 from pathlib import Path
 
 from rulespec.errors import CorruptFile, IllegalAction, RulespecError
+from rulespec.inputs import open_input
 from rulespec.limits import LOG_BYTES
 from ..engine.rig import Rig
 from ..engine.values import decode, display
@@ -92,7 +93,7 @@ def _open_log(path):
     """The log open for reading in bytes; CorruptFile when it cannot be, or is over
     LOG_BYTES (known before reading when it is a plain file)."""
     try:
-        f = open(path, "rb")
+        f = open_input(path)    # a pipe with no writer reads as empty, not waited on
         size = os.fstat(f.fileno()).st_size
     except OSError as e:
         raise CorruptFile(f"cannot read log {path}: {e.strerror or e}", file=str(path)) from None

@@ -290,3 +290,26 @@ def test_no_request_to_the_web_table_is_answered_500():
     assert not [a for a in answers if a[1] >= 500], [a for a in answers if a[1] >= 500][:5]
     refused = [code for url, code in answers if isinstance(url, str) and "%C3%A9" in url]
     assert refused and set(refused) == {403}
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["validate", "{fifo}.yaml"], "cannot read {fifo}.yaml: a pipe that gave nothing to read"),
+    (["play", "{fifo}.yaml", "--players", "2"], "cannot read {fifo}.yaml: a pipe that gave nothing to read"),
+    (["scenario", "{fifo}.yaml"], "cannot read {fifo}.yaml: a pipe that gave nothing to read"),
+    (["replay", "{fifo}.jsonl"], "corrupt log: the file is empty"),
+], ids=["validate", "play", "scenario", "replay"])
+def test_a_named_pipe_no_program_writes_to_is_not_waited_on(argv, said, tmp_path):
+    """Opening a FIFO waits for a writer: each command named one as its input hung
+    for ever. It is opened without waiting and reads as empty (rulespec/inputs.py);
+    run in a child process, so that a hang fails the test instead of stalling it."""
+    import os
+    import subprocess
+    import sys
+    fifo = tmp_path / "pipe"
+    for suffix in (".yaml", ".jsonl"):
+        os.mkfifo(f"{fifo}{suffix}")
+    args = [a.format(fifo=fifo) for a in argv]
+    done = subprocess.run([sys.executable, "-m", "interpreter.cli", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    said_all = done.stdout + done.stderr    # validate and scenario report on stdout
+    assert done.returncode == 1 and said.format(fifo=fifo) in said_all, said_all
