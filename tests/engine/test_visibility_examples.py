@@ -239,6 +239,98 @@ def test_a_spec_function_or_phase_the_round_runs_may_not_write_public_state(roun
     assert "zone table is public, and the secret round at line 21 writes it" in error.message
 
 
+# the same game with procedures that may leave early or take a zone, a trigger with a
+# condition, and a public table; then with one kind of card (a chosen card may move)
+MORE = DISCARDS.replace("procedures:\n", "procedures:\n"
+                        '  early: {params: [m], do: "if m > 0:\\n    return\\ndraw(deck, gold_pile)"}\n'
+                        '  deal: {params: [m], do: "for i in range(2):\\n    draw(deck, gold_pile)\\n'
+                        '    if i == m:\\n        return"}\n'
+                        '  put: {params: [z], do: "draw(deck, z)"}\n').replace(
+    "  deck: {visibility: hidden}\n", "  deck: {visibility: hidden}\n  table: {visibility: public}\n") \
+    + 'signals:\n  dealt: [q, m]\ntriggers:\n' \
+    + '  deal_more: {on: dealt, when: "m > 0", do: "draw(deck, q.hand)"}\n'
+ONE_KIND = MORE.replace("  lead: {in: deck, list: [{name: pipe}, {name: weight}]}\n", "").replace(
+    "[{name: ingot}, {name: bar}]", "[" + ", ".join(
+        "{name: %s}" % n for n in "ingot bar coin ring nugget leaf dust crown chain cup".split()) + "]")
+RUNS = "runs only under a condition on what was chosen"
+HOW_MANY = "moves a number of cards decided by what was chosen"
+
+
+@pytest.mark.parametrize("spec, round_, needle, why", [
+    # a move repeated as many times as chosen
+    (MORE, "n = choose number from 0 to 1 by p\n      for i in range(n):\n          draw(deck, p.hand, 1)",
+     "draw(deck, p.hand, 1)", RUNS),
+    (MORE, "n = choose number from 0 to 1 by p\n      got = [draw(deck, p.hand, 1) for i in range(n)]",
+     "got = [draw(", RUNS),
+    (MORE, "p.out = choose up to 1 of p.hand by p\n      while count(p.out) > 0:\n          p.out = []\n"
+     "          draw(deck, p.hand, 1)", "draw(deck, p.hand, 1)", RUNS),
+    (ONE_KIND, "cs = choose up to 2 of p.hand by p\n      for c in cs:\n          move(c, gold_pile)",
+     "move(c, gold_pile)", RUNS),
+    # a list of chosen length moved: one kind of card, so only the count tells
+    (ONE_KIND, "cs = choose up to 2 of p.hand by p\n      move(cs, gold_pile)", "move(cs, gold_pile)",
+     HOW_MANY),
+    (ONE_KIND, "n = choose number from 1 to 2 by p\n      cs = choose n of p.hand by p\n"
+     "      move(sort(cs), gold_pile)", "move(sort(cs)", HOW_MANY),
+    # what runs after a return under a condition on a choice, and every pass of its loop
+    (MORE, "n = choose number from 0 to 1 by p\n      early(n)", "early: {params", RUNS),
+    (MORE, "n = choose number from 0 to 1 by p\n      deal(n)", "deal: {params", RUNS),
+    # a choice kept in an owner variable and read back, or assigned under a condition on one
+    (MORE, "p.out = choose 1 of p.hand by p\n      if kind(first(p.out)) == gold:\n"
+     "          draw(deck, p.hand, 1)", "draw(deck, p.hand, 1)", RUNS),
+    (MORE, "n = choose number from 0 to 1 by p\n      m = 0\n      if n > 0:\n          m = 1\n"
+     "      draw(deck, p.hand, m)", "draw(deck, p.hand, m)",
+     "moves to a zone, or a number of cards, decided by what was chosen"),
+    # a trigger's parameters are followed as a procedure's; its `when:` is a condition
+    (MORE, "n = choose number from 0 to 1 by p\n      signal dealt(p, n)", "deal_more: {on", RUNS),
+    # a public zone held in a parameter or a local, or one the check cannot name
+    (MORE, "put(table)", "put: {params", "zone table is public"),
+    (MORE, "z = table\n      draw(deck, z)", "      draw(deck, z)", "zone table is public"),
+    (MORE, "c = top(table)\n      move(c, p.hand)", "move(c, p.hand)", "zone table is public"),
+    (MORE, "draw(deck, where(first(p.hand)))", "where(first(",
+     "zone where(first(p.hand)) may be public (the check cannot tell which zone it is)"),
+])
+def test_a_move_a_choice_repeats_sizes_or_cuts_short_is_refused(spec, round_, needle, why):
+    """How many cards move is chosen when a loop runs as often as chosen or the list
+    moved has a chosen length; what runs after a `return` on a choice runs only as
+    chosen; a zone in a local or a parameter is the zone it holds. Each passed validate
+    before, and a zone's count told the later seats the choice (or a public zone changed
+    in the round)."""
+    text = spec.replace("ROUND", round_)
+    with pytest.raises(SpecErrors) as caught:
+        load_game("d.yaml", text=text)
+    error = caught.value.errors[0]
+    lines = text.splitlines()
+    line = next(i for i, ln in enumerate(lines, 1) if needle in ln)
+    round_line = next(i for i, ln in enumerate(lines, 1) if "secretly for" in ln)
+    assert error.line == line and why in error.message, error.format()
+    assert f"secret round at line {round_line}" in error.message and "after the round" in error.message
+
+
+def test_the_same_moves_with_no_choice_deciding_them_are_allowed_and_play():
+    """A loop of fixed length, a procedure that leaves early on a fixed value, a trigger
+    whose `when:` reads none, a hidden zone in a parameter or a local: all validate,
+    and move the same cards whatever is chosen."""
+    round_ = "n = choose number from 0 to 1 by p\n      for i in range(1):\n          draw(deck, p.hand)\n" \
+             "      early(0)\n      z = p.hand\n      put(z)\n      signal dealt(p, 1)\n      p.out = [n]"
+    state = load_game("d.yaml", text=ONE_KIND.replace("ROUND", round_)).new_state(2, 0)
+    state.apply("1")
+    state.apply("0")
+    assert state.is_terminal() and [len(state.zones[f"hand@{i}"]) for i in (0, 1)] == [4, 4]
+    assert len(state.zones["gold_pile"]) == 2 and state.pv["out"] == [[1], [0]]
+
+
+def test_a_fixed_number_of_chosen_cards_may_move_in_a_game_of_one_kind():
+    """`choose 1 of`, and Zena's `choose excess of` with `excess` not chosen, take as many
+    cards whatever is chosen: with one kind of card, the counts tell nothing."""
+    round_ = "draw(deck, p.hand, 2)\n      excess = count(p.hand) - 2\n" \
+             "      out = choose excess of p.hand by p\n      move(out, gold_pile)\n" \
+             "      cs = choose 1 of p.hand by p\n      for c in cs:\n          move(c, lead_pile)"
+    state = load_game("d.yaml", text=ONE_KIND.replace("ROUND", round_)).new_state(2, 0)
+    while not state.is_terminal():
+        state.apply(0)
+    assert [len(state.zones[z]) for z in ("hand@0", "hand@1", "gold_pile", "lead_pile")] == [1, 1, 2, 2]
+
+
 def test_the_shipped_games_pass_the_secret_round_checks():
     out, err = io.StringIO(), io.StringIO()
     files = [str(path) for path in sorted((ROOT / "games").glob("*.yaml"))]
