@@ -58,6 +58,17 @@ def unassigned_reads(tree, names, given=frozenset(), place=None) -> list:
     return out
 
 
+def assigned_before(tree, names, given=frozenset()) -> dict:
+    """{id(statement): the locals surely given a value when it starts} for every
+    statement of a parsed block that some path reaches (parameters, `given`, left
+    out): where a frame stops at a statement, its env holds at least these (a save's
+    check: interpreter/engine/save_checks.py). Inside a loop, what its first turn
+    has: later turns have as much or more."""
+    walk = _Walk(assigned_names(tree, names) - set(given), names)
+    walk.block(tree.body, frozenset())
+    return walk.before
+
+
 def _message(name, names, given_at, same_line, in_loop) -> str:
     at = "" if given_at is None else " (this line gives it one only after reading it)" if same_line \
         else f" (it is given one at line {given_at})"
@@ -82,6 +93,7 @@ class _Walk:
         self.unset: dict = {}   # name -> (its first read with no value, whether inside a loop)
         self.given: dict = {}
         self.loops = 0
+        self.before: dict = {}  # id(statement) -> the locals surely given a value when it starts
 
     # ------------------------------------------------------------ statements
     def block(self, body, have):
@@ -92,6 +104,7 @@ class _Walk:
         return have
 
     def statement(self, node, have):
+        self.before[id(node)] = have
         for name in PLACEHOLDER.findall(getattr(node, "prompt", None) or ""):
             self.reads(ast.Name(node.line, node.col, name), have)   # `as "... {x} ..."` reads x
         if isinstance(node, ast.Block):

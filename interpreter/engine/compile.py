@@ -114,6 +114,11 @@ class Compiler(QuietLocals):
         # procedures with a `return` (plan_quiet): any other's function returns
         # NOTHING (or Suspended), so a call of it leaves no value in env
         self._returning: set | None = None
+        # id(statement) -> the locals surely given a value when it starts (rulespec.
+        # definite.assigned_before), set per rule by its caller; what the statement
+        # being compiled has: a frame standing at its decision or call holds them
+        self.assigned: dict = {}
+        self._have = None
 
     # ------------------------------------------------------------- plumbing
     def where(self, node):
@@ -160,6 +165,7 @@ class Compiler(QuietLocals):
         runs = []
         for stmt in stmts:
             start = self.here()
+            self._have = self.assigned.get(id(stmt))
             getattr(self, stmt.rule)(stmt, scope)
             self.scope = scope
             self._spans[id(stmt)] = (start, self.here())
@@ -844,6 +850,20 @@ class Compiler(QuietLocals):
     def here(self) -> int:
         return len(self.program.code)
 
+    def _waits(self, pc: int) -> None:
+        """Instruction pc asks a player: a save's top frame may stand there."""
+        self.program.waits.add(pc)
+        self._holds(pc)
+
+    def _starts(self, pc: int, key: str, in_secret_block: bool) -> None:
+        """A frame standing at pc may have a frame of `key` above it (Program.start)."""
+        self.program.start(pc, key, in_secret_block)
+        self._holds(pc)
+
+    def _holds(self, pc: int) -> None:
+        if self._have is not None:
+            self.program.holds[pc] = self._have
+
     def jump_to(self, cell):
         def jump(st, fr):
             fr.pc = cell[0]
@@ -1093,9 +1113,10 @@ class Compiler(QuietLocals):
         self.program.pushes.add("proc:" + call.func)
         args = ", ".join(f"{source.const(p)}: {source.source(a, scope)}" for p, a in zip(params, call.args))
         frame = source.fresh("Frame", Frame)
-        self.emit(call, source.statement(
+        pc = self.emit(call, source.statement(
             [f"st.stack.append({frame}({source.const('proc:' + call.func)}, {{{args}}}, "
              f"fr.secret or bool(env.get('$secret'))))"], source.at(call)))
+        self._starts(pc + 1, "proc:" + call.func, True)
 
     def _branch(self, node, cond, cell, scope) -> int:
         """`if not cond: jump to cell[0]` as one generated instruction, emitted: the
@@ -1196,7 +1217,7 @@ class Compiler(QuietLocals):
         self.block(node.body, scope)
         back = self.emit(node, self.jump_to([top]), writes=False)
         end[0] = self.here()
-        self.program.for_loops.append((key, top, back, var))
+        self.program.for_loops.append((key, top, back, var, secret))
         if self.straight_lines is not None:
             start_step, jump_step, link = _fused_for(key, var, items, where, secret, top + 1, end)
             self.program.fuse(first, top, start_step)
@@ -1216,6 +1237,7 @@ class Compiler(QuietLocals):
             frame.proc, frame.env, frame.secret, frame.pc = key, {}, fr.secret, 0
             st.stack.append(frame)
         pc = self.emit(node, enter, writes=False)
+        self._starts(pc + 1, key, False)
         if self.straight_lines is not None and self.phase_links:
             self.program.link(pc, _phase_link(self.game.programs, key, name, enter))
 
@@ -1232,7 +1254,9 @@ class Compiler(QuietLocals):
             values.update({k: f(st, env) for k, f in kwargs.items()})
             for key in reversed(keys):   # pushed in reverse so the first declared runs first
                 st.stack.append(Frame(key, dict(values), fr.secret))
-        self.emit(node, send, writes=False)
+        pc = self.emit(node, send, writes=False)
+        for key in keys:
+            self._starts(pc + 1, key, False)
 
     def end_game(self, node, scope):
         reason = node.reason or f"end game at line {self.where(node)[1]}"
@@ -1251,7 +1275,7 @@ class Compiler(QuietLocals):
             value = ask(st, fr, player, values, labels, kind)
             if value is not NOTHING:
                 take(st, env, value)
-        self.emit(node, decide)
+        self._waits(self.emit(node, decide))
 
     def choose_one(self, node, scope):
         options, by = self.expr(node.options, scope), self.expr(node.by, scope)
@@ -1266,7 +1290,7 @@ class Compiler(QuietLocals):
                 value = ask(st, fr, by(st, env), _items(st, options(st, env)), None, "one")
                 if value is not NOTHING:
                     store(st, env, value)
-            self.emit(node, decide)
+            self._waits(self.emit(node, decide))
             return
 
         game, limit, asked_at = self.game, self.game.bounds.size, []     # (limit: never changed)
@@ -1295,7 +1319,7 @@ class Compiler(QuietLocals):
             value = ask(st, fr, player, values, None, "one")
             if value is not NOTHING:
                 env[name] = value
-        self.emit(node, decide_local)
+        self._waits(self.emit(node, decide_local))
 
     def _local(self, node, scope):
         """The name of a local that `node` is (a Name resolved to one), else None."""
@@ -1356,7 +1380,10 @@ class Compiler(QuietLocals):
                 if value is NOTHING:
                     return
                 env[IN] = value
-        self.emit(node, decide)
+        pc = self.emit(node, decide)
+        self._waits(pc)
+        options = self.kind(node.options)   # what its picks and offers are (a save's check)
+        self.program.keyed[key] = (pc, _item(options) if options is not None else None)
 
     def menu(self, node, scope):
         by = self.expr(node.by, scope)
@@ -1381,7 +1408,7 @@ class Compiler(QuietLocals):
             if value is not NOTHING:   # one legal option: taken at once
                 st.fired[keys[value]] = st.fired.get(keys[value], 0) + 1
                 fr.pc = targets[value][0]
-        self.emit(node, decide, writes=False)
+        self._waits(self.emit(node, decide, writes=False))
         for option, target in zip(node.options, targets):
             target[0] = self.here()
             self.block(option.body, scope)
@@ -1403,6 +1430,10 @@ class Compiler(QuietLocals):
         turn = (game, key, (player, local), node.actions, node.until_done, where, fallback, shared,
                 self.one_option_here)
         pc = self.emit(node, _turn_form(*turn, None))     # (the per-statement run's form)
+        self._waits(pc)
+        self.program.keyed[key] = (pc, None)
+        for name in node.actions:   # an action's frame runs above the turn, come back to after it
+            self._starts(pc, "action:" + name, True)
         if self.straight_lines is not None:
             self.program.swaps[pc] = form = _turn_form(*turn, self.action_functions)
             self.program.link(pc, _turn_link(turn, self.action_functions, form, pc))
@@ -1463,7 +1494,9 @@ class Compiler(QuietLocals):
                 if value is NOTHING:
                     return
                 env[IN] = value
-        self.emit(node, decide)
+        pc = self.emit(node, decide)
+        self._waits(pc)
+        self.program.keyed[key] = (pc, None)
 
 
 # a name `env` in generated text: a function written without env reads it (env_free)

@@ -44,7 +44,8 @@ class Program:
     """
     __slots__ = ("key", "rule", "code", "lines", "written", "end_checks", "exit_checks",
                  "pushes", "stepping", "atomic", "straight", "fused", "swaps", "links", "fast",
-                 "checks_any", "loop", "entry", "for_loops", "path")
+                 "checks_any", "loop", "entry", "for_loops", "path", "waits", "starts", "keyed",
+                 "holds")
 
     def __init__(self, key: str, rule: str, path: tuple | None = None):
         self.key = key          # "phase:market", "action:buy", ...
@@ -79,16 +80,36 @@ class Program:
         # None where an end check follows it (a linked `phase` statement runs it:
         # compile.py's _phase_link), set by finish
         self.entry = None
-        # (its key in the frame's env, first pc, last pc, its variable) of each `for`
-        # loop: a frame whose pc is in first..last holds the key (a save's check:
-        # save_checks.py, which also checks the items against the variable's kind)
+        # (its key in the frame's env, first pc, last pc, its variable, whether it is
+        # a `secretly for`) of each `for` loop: a frame holds the key exactly while its
+        # pc is in first..last, and counts the secret ones there in "$secret" (a save's
+        # check: save_checks.py, which also checks the items against the variable's kind)
         self.for_loops: list = []
+        # Where a frame of this program can stand, for a save's check (save_checks.
+        # check_stack): `waits`, the pcs of the instructions that ask a player (the top
+        # frame stands at one while a decision waits); `starts`, pc -> {key of a
+        # program whose frame the instruction before pc (a turn: at pc) starts: whether
+        # that frame is secret inside an open `secretly` block}, where a frame stands
+        # while the frame it started runs above it; `keyed`, an engine key of the frame
+        # ($turn, $several, $auction) -> (the pc of the one instruction that keeps it,
+        # the kind of a several-choice's picks and offers, else None); `holds`, a pc of
+        # `waits` or `starts` -> the locals surely given a value there
+        self.waits: set = set()
+        self.starts: dict = {}
+        self.keyed: dict = {}
+        self.holds: dict = {}
 
     def emit(self, instr, where, written=None) -> int:
         self.code.append(instr)
         self.lines.append(where)
         self.written.append(written)
         return len(self.code) - 1
+
+    def start(self, pc: int, key: str, in_secret_block: bool) -> None:
+        """A frame of program `key` may run above a frame of this one standing at pc;
+        in_secret_block: that frame is secret when the frame beneath counts an open
+        `secretly` block (a procedure's, an action's), not only when it is secret."""
+        self.starts.setdefault(pc, {})[key] = in_secret_block
 
     def fuse(self, pc: int, partner: int, fn) -> None:
         """Offer fn for instruction pc followed by instruction partner (finish decides)."""

@@ -11,7 +11,7 @@ from rulespec import effects, validate
 from rulespec.shown import private_labels
 from rulespec.builtins import EFFECTS
 from rulespec.identity import spec_id
-from rulespec.definite import unassigned_reads
+from rulespec.definite import assigned_before, unassigned_reads
 from rulespec.purity import EffectFinder, refusal
 from rulespec.scope import assigned_names, for_variable
 from rulespec.taint import local_labels
@@ -170,6 +170,9 @@ class Game:
         spec, names, data = checked.spec, checked.names, checked.spec.data
         self.spec, self.names, self.data = spec, names, data
         self.kinds = checked.kinds
+        # the parsed rules, for what a save's check reads of them (what values a rule
+        # can store in each local: save_checks, rulespec/local_values.py)
+        self.rules = checked.rules
         self._tables: dict[int, StaticTable] = {}
         self.file, self.variant, self.name = spec.file, spec.variant, data["game"]
         self.min_players, self.max_players = data["players"]["min"], data["players"]["max"]
@@ -295,7 +298,9 @@ class Game:
             compiler.program = prog = Program(key, label, path)
             if prelude:
                 prog.emit(prelude, (self.file, self.spec.mark(path)[0]), frozenset())
+            compiler.assigned = assigned_before(rule.tree, self.names, rule.scope)
             compiler.block(rule.tree.body, set(rule.scope) | assigned_names(rule.tree, self.names))
+            compiler.assigned = {}
             self.programs[key] = prog
 
         def quiet_scope(key):

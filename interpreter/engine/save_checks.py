@@ -1,15 +1,17 @@
 """What a loaded save must agree with besides its schema: the game's declarations
 (each value's kind, bounds and `one_of`; seats, cards, zones, boards and phases
-the game has) and the rules themselves (the pending decision is the one the rules
-make at the saved position). A save is data anyone can edit: nothing in it that the
-rules decide is taken on trust. Every refusal is CorruptFile("corrupt save file:
-...") naming where in the file (`per_player.coins[1]`)."""
+the game has) and the rules themselves (the flow stack is one the engine could
+have saved, each rule's locals what the rule can store in them, and the pending
+decision the one the rules make at the saved position). A save is data anyone can
+edit: nothing in it that the rules decide is taken on trust. Every refusal is
+CorruptFile("corrupt save file: ...") naming where in the file (`per_player.coins[1]`)."""
 from __future__ import annotations
 
 from itertools import chain
 
 from rulespec.errors import CorruptFile
 from rulespec.kinds import CELL, LAYOUT_CELL, NOTHING, Kind, known, map_of
+from rulespec.local_values import Kinded, ListOf, Num, Row, Words, local_values, words
 from . import chance
 from .flow import run
 from .functions import start_meter
@@ -79,14 +81,14 @@ def check_places(st, game, phase) -> None:
                            else fits(value, st.n, 0))
             if problem:
                 raise corrupt(problem, f"stack[{i}].{name}")
-        _loops_kept(game, frame, i)
 
 
 def _local_checks(game, program) -> dict:
     """{env key: fits(value, n, depth)} for a frame of `program`: its rule's locals and
-    parameters by name, and each `for` loop's book-keeping key by its variable (the
-    check of one item). Empty for a program of no rule (a scenario's snippet). Made
-    once per program."""
+    parameters by name (of their kind, and of what the rule can store in a local:
+    _shape_check), and each `for` loop's book-keeping key by its variable (the check
+    of one item). Empty for a program of no rule (a scenario's snippet). Made once
+    per program."""
     if program is None or program.path is None:
         return {}
     made = _checks(game).setdefault("frames", {})     # program key -> its checks
@@ -96,19 +98,277 @@ def _local_checks(game, program) -> dict:
         names = {name for (rule, name) in table.locals if rule == path}
         names |= {name for (kind, owner, name) in table.params if (kind, owner) == path[:2]}
         checks = {name: _kind_check(table.kind_of(name, path), game) for name in names}
-        checks.update({key: checks[var] for key, _, _, var in program.for_loops if var in checks})
+        stored = _local_values(game)
+        for name in names:
+            shape = stored.get((path, name))
+            if shape is not None and _adds(shape):
+                checks[name] = _both(checks[name], _shape_check(shape, game))
+        checks.update({key: checks[var] for key, _, _, var, _ in program.for_loops if var in checks})
+        checks.update({key: _picks_check(_kind_check(item, game)) for key, (_, item) in program.keyed.items()
+                       if item is not None})
         made[program.key] = checks
     return checks
 
 
-def _loops_kept(game, frame, i) -> None:
-    """A frame stopped inside a `for` loop's body holds that loop's book-keeping: without
-    it the loop's end would fail as a rule error, blaming the spec for the save."""
-    program = game.programs.get(frame.proc)
-    for key, first, last, _ in (program.for_loops if program is not None else ()):
-        if first <= frame.pc <= last and key not in frame.env:
-            raise corrupt(f"the frame stopped inside a `for` loop (instruction {frame.pc}) "
+def _picks_check(item):
+    """fits for a several-choice's book-keeping [picked, still offered, how many]
+    (its shape checked already): each pick and offer of its options' kind, which the
+    picks are stored as when the choice is done."""
+    def picks(v, n, depth):
+        for what, values in (("picked", v[0]), ("still offered", v[1])):
+            problem = _items_problem(item, values, n, depth)
+            if problem:
+                return f"{what}, {problem}"
+        return None
+    return picks
+
+
+def _local_values(game) -> dict:
+    """{(rule path, local): shape} of rulespec.local_values, made once per game."""
+    made = _checks(game).get("values")
+    if made is None:
+        made = _checks(game)["values"] = local_values(
+            game.rules, game.names, game.kinds, (game.min_players, game.max_players), game.bounds)
+    return made
+
+
+def _adds(shape) -> bool:
+    """Whether a shape says more than the kind of its local (checked anyway)."""
+    if isinstance(shape, Kinded):
+        return False
+    return _adds(shape.item) if isinstance(shape, ListOf) else True
+
+
+def _both(first, then):
+    def fits(v, n, depth):
+        return first(v, n, depth) or then(v, n, depth)
+    return fits
+
+
+def _shape_check(shape, game):
+    """fits(value, n, depth) -> None, or what is wrong (in words) for a value that
+    must be of `shape` (rulespec.local_values): what a rule can store in a local,
+    so anything else is a save's edit that play would trip over later (a hex
+    layout's part of two items), or go on with as no game could (a countdown of
+    10**30 turns)."""
+    if isinstance(shape, Kinded):
+        return _kind_check(shape.kind, game)
+    if isinstance(shape, Num):
+        return _number_check(shape, game)
+    if isinstance(shape, Words):
+        def said(v, n, depth):
+            return None if (v.__class__, v) in shape.values else f"expected {words(shape)}, got {_shown(v)}"
+        return said
+    if isinstance(shape, ListOf):
+        item = _shape_check(shape.item, game)
+
+        def listed(v, n, depth):
+            return _items_problem(item, v, n, depth) if v.__class__ is list else \
+                f"expected {words(shape)}, got {_shown(v)}"
+        return listed
+    if isinstance(shape, Row):
+        return _row_check(shape, game)
+    return _one_of_check(shape, game)
+
+
+def _number_check(shape, game):
+    low, high, ib = shape.low, shape.high, game.bounds.integer_bound
+
+    def number(v, n, depth):
+        if v.__class__ is not int:      # (a player too: no rule stores one here)
+            return f"expected {words(shape)}, got {_shown(v)}"
+        if not -ib < v < ib:
+            return _too_big(game)
+        if low is not None and v < low or high is not None and v > high:
+            return f"{_shown(v)}, but the rules store only {words(shape)} here"
+        return None
+    return number
+
+
+def _row_check(shape, game):
+    checks = [_shape_check(item, game) for item in shape.items]
+
+    def row(v, n, depth):
+        if v.__class__ is not list or len(v) != len(checks):
+            return f"expected {words(shape)}, got {_shown(v)}"
+        for i, (item, fits) in enumerate(zip(v, checks)):
+            problem = fits(item, n, depth + 1)
+            if problem:
+                return f"item {i + 1}: {problem}"
+        return None
+    return row
+
+
+def _one_of_check(shape, game):
+    checks = [(form, _shape_check(form, game)) for form in shape.shapes]
+
+    def one_of(v, n, depth):
+        if not checks:      # (the items of a list the rule only ever leaves empty)
+            return f"{_shown(v)}, but the rules store nothing here"
+        if any(fits(v, n, depth) is None for _, fits in checks):
+            return None
+        alike = [fits(v, n, depth) for form, fits in checks if _alike(form, v)]
+        # the one form it is like says best what is wrong with it
+        return alike[0] if len(alike) == 1 else f"expected {words(shape)}, got {_shown(v)}"
+    return one_of
+
+
+def _alike(form, v) -> bool:
+    """Whether list `v` is of the form of shape `form`: a Row of its length, or a
+    ListOf (what is wrong inside it says more than the forms it is not)."""
+    if isinstance(form, Row):
+        return v.__class__ is list and len(v) == len(form.items)
+    return isinstance(form, ListOf) and v.__class__ is list
+
+
+def _shown(v) -> str:
+    return f"a list of {len(v)} item{'s' * (len(v) != 1)}" if v.__class__ is list else _show(v)
+
+
+# ------------------------------------------------------------ the flow stack
+def check_stack(st, game, explicit: bool) -> None:
+    """The frames are a stack the engine itself could have saved: the flow at the
+    bottom, in the open; each frame beneath another stands where its program started
+    that one (Program.starts: after a call, a `phase` or a `signal`, at a `turn`),
+    or is a trigger of the same signal not yet begun, and the one above is as secret
+    as that start makes it; the top one stands at an instruction that asks a player
+    (Program.waits) while a decision waits, or at one that may wait for a chance
+    outcome (`explicit`: nothing pending); each frame holds the engine keys its pc
+    says (_keys_kept) and the locals its rule surely gave a value (_locals_kept).
+    Call on a game not over, with a stack. Raises CorruptFile naming the first
+    frame that is not so (`stack[2]`)."""
+    stack = st.stack
+    for i, frame in enumerate(stack):
+        program = game.programs.get(frame.proc)
+        if program is None:
+            raise corrupt(f"no rule {_cut(frame.proc)!r} in this game", f"stack[{i}]")
+        if frame.pc > len(program.code):    # (at its end: a last instruction's call runs above it)
+            raise corrupt(f"{program.rule} has no instruction {frame.pc} (it has {len(program.code)})",
+                          f"stack[{i}]")
+        _keys_kept(program, frame, i, i == len(stack) - 1)
+    bottom = stack[0]
+    if bottom.proc != "flow" or bottom.secret:
+        raise corrupt("the flow, in the open, is the frame at the bottom of the stack, not "
+                      f"{'a secret ' if bottom.secret else ''}{game.programs[bottom.proc].rule}", "stack[0]")
+    for i in range(len(stack) - 1):
+        problem, at = _start_problem(game, stack[i], stack[i + 1])
+        if problem:
+            raise corrupt(problem, f"stack[{i + at}]")
+    top, program = stack[-1], game.programs[stack[-1].proc]
+    if st.pending is not None and top.pc not in program.waits:
+        raise corrupt(f"{program.rule} stands at instruction {top.pc}, which asks no one, "
+                      "but a decision waits there", f"stack[{len(stack) - 1}]")
+    if st.pending is None and explicit and (top.pc == len(program.code)
+                                            or not chance.may_stop(game, program, top.pc)):
+        raise corrupt(f"{program.rule} stands at instruction {top.pc}, where no chance outcome "
+                      "is drawn, but a chance node waits there", f"stack[{len(stack) - 1}]")
+    for i, frame in enumerate(stack):
+        _locals_kept(game, frame, i)
+
+
+def _locals_kept(game, frame, i) -> None:
+    """A frame holds its parameters (a procedure's, an action's player and value) and
+    the locals its rule surely gave a value before where it stands (Program.holds):
+    without one, the rule's next read of it fails as the spec's error."""
+    program, env = game.programs[frame.proc], frame.env
+    given, held = _given(game, program), program.holds.get(frame.pc, frozenset())
+    if given <= env.keys() and held <= env.keys():
+        return
+    for local in sorted(given - env.keys()):
+        raise corrupt(f"no {local!r}, which every frame of {program.rule} is given", f"stack[{i}]")
+    for local in sorted(held - env.keys()):
+        raise corrupt(f"no local {local!r}, which {program.rule} gives a value on every way "
+                      f"to instruction {frame.pc}", f"stack[{i}]")
+
+
+def _given(game, program) -> frozenset:
+    """The locals every frame of `program` starts with: a procedure's parameters (its
+    calls pass each: validate counts them), an action's player and value."""
+    made = _checks(game).setdefault("given", {})
+    given = made.get(program.key)
+    if given is None:
+        kind, _, name = program.key.partition(":")
+        action = game.actions.get(name) if kind == "action" else None
+        given = made[program.key] = frozenset(
+            game.names.procedures.get(name) or () if kind == "proc"
+            else ("player", action.var) if action is not None and action.var
+            else ("player",) if action is not None else ())
+    return given
+
+
+def _start_problem(game, below, above) -> tuple:
+    """(what is wrong with frame `above` lying on frame `below`, or None; 0 where
+    `below` is at fault, 1 where `above` is). A frame lies on the one whose
+    instruction started it, standing where that leaves it, or on a trigger of the
+    same signal that runs after it, not yet begun (pc 0)."""
+    programs = game.programs
+    rule, over = programs[below.proc].rule, programs[above.proc].rule
+    if below.pc == 0 and below.proc.startswith("trigger:"):
+        if above.proc not in _triggers_before(game).get(below.proc, ()):
+            return (f"{over} lies on {rule}, not yet begun, where only a trigger of the "
+                    "same signal that runs before it can"), 1
+        secret = below.secret
+    else:
+        started = programs[below.proc].starts.get(below.pc)
+        if started is None:
+            return (f"{rule} stands at instruction {below.pc}, where it starts no rule, but "
+                    f"{over} lies on it: a frame beneath another stands where it started that one"), 0
+        if above.proc not in started:
+            names = sorted(programs[k].rule for k in started if k in programs)
+            more = f" and {len(names) - 2} more" if len(names) > 3 else ""
+            return (f"{over} lies on {rule} at instruction {below.pc}, which starts "
+                    f"{', '.join(names[:2] if more else names)}{more}, not it"), 1
+        secret = below.secret or started[above.proc] and bool(below.env.get("$secret"))
+    if above.secret != secret:
+        return (f"{over} is {'secret' if above.secret else 'in the open'}, but {rule} "
+                f"starts it {'secretly' if secret else 'in the open'}"), 1
+    return None, 1
+
+
+def _triggers_before(game) -> dict:
+    """{trigger key: the keys of the triggers of the same signal declared before it},
+    made once per game: a signal's triggers are pushed together, the first declared
+    on top, the others beneath it at pc 0 until their turn."""
+    made = _checks(game).get("triggers_before")
+    if made is None:
+        made = {}
+        for names in game.triggers_on.values():
+            keys = ["trigger:" + name for name in names]
+            for i, key in enumerate(keys):
+                made.setdefault(key, set()).update(keys[:i])
+        _checks(game)["triggers_before"] = made
+    return made
+
+
+def _keys_kept(program, frame, i, top) -> None:
+    """The engine's keys in a frame agree with where it stands: a `for` loop's book-
+    keeping exactly while its pc is inside the loop (without it the loop's end would
+    fail as a rule error, blaming the spec for the save; a stale one is never left),
+    a turn's, a several-choice's or an auction's only at its own instruction (a
+    stale turn's would skip the next turn there), "$secret" counting the `secretly`
+    loops the pc is inside (it makes decisions secret), and a decision's answer
+    ("$in") only on the top frame (a lower one would answer its next decision)."""
+    env, pc = frame.env, frame.pc
+    secret = 0
+    for key, first, last, _, secretly in program.for_loops:
+        inside = first <= pc <= last
+        secret += inside and secretly
+        if inside and key not in env:
+            raise corrupt(f"the frame stopped inside a `for` loop (instruction {pc}) "
                           f"but holds no {key}, the loop's book-keeping", f"stack[{i}]")
+        if key in env and not inside:
+            raise corrupt(f"a `for` loop's book-keeping, but instruction {pc} is outside "
+                          f"that loop (instructions {first} to {last})", f"stack[{i}].{key}")
+    for key, (at, _) in program.keyed.items():
+        if key in env and pc != at:
+            raise corrupt(f"book-keeping of the decision at instruction {at}, but the frame "
+                          f"stands at instruction {pc}", f"stack[{i}].{key}")
+    if env.get("$secret", 0) != secret:
+        raise corrupt(f"{env.get('$secret', 0)} open `secretly` blocks, but instruction {pc} "
+                      f"is inside {secret}", f"stack[{i}].$secret")
+    if "$in" in env and not top:
+        raise corrupt("a decision's answer, in a frame that is not on top of the stack",
+                      f"stack[{i}].$in")
 
 
 def _bookkeeping_problem(name: str, value, n: int) -> str | None:
@@ -339,7 +599,7 @@ def _show(value) -> str:
     if isinstance(value, float):
         return f"the fraction {value}"
     if isinstance(value, int):
-        return f"the number {value}"
+        return f"the number {_cut(str(value))}"
     return f"a {'list' if isinstance(value, list) else 'map'}"
 
 
@@ -439,9 +699,9 @@ def _too_big(game) -> str:
 
 def _layout_check(game):
     """fits(value, n, depth) for a hex layout (hex_layout's result): each cell
-    named by its own q and r, on one of the game's boards, with a colour, as
-    hex_layout makes it; the rules read its fields as those kinds."""
-    boards = game.boards
+    named by its own q and r, on one of the game's boards, with a colour of that
+    board's cells, as hex_layout makes it; the rules read its fields as those kinds."""
+    boards, colours = game.boards, _board_colours(game)     # (made per check made: cheap)
 
     def fits(v, n, depth):
         if v is None or v.__class__ is not dict:
@@ -449,11 +709,12 @@ def _layout_check(game):
         if all(info.__class__ is dict and info.keys() <= _LAYOUT_FIELDS
                and (q := info.get("q")).__class__ is int and (r := info.get("r")).__class__ is int
                and cell == f"{q},{r}" and (b := info.get("board")).__class__ is str and b in boards
-               and info.get("colour").__class__ in _TEXT_OR_NONE and info.get("joined", True) is True
+               and (c := info.get("colour", _NO_COLOUR)).__class__ in _TEXT_OR_NONE and c in colours[b]
+               and info.get("joined", True) is True
                for cell, info in v.items()):
             return None     # every cell well made, in one pass (a layout may hold a hundred or more)
         for cell, info in v.items():
-            problem = _cell_problem(cell, info, game)
+            problem = _cell_problem(cell, info, game, colours)
             if problem:
                 return f"cell {_cut(str(cell))!r}: {problem}"
         return None
@@ -461,17 +722,30 @@ def _layout_check(game):
     return fits
 
 
-def _cell_problem(cell, info, game) -> str | None:
-    if info.__class__ is not dict or not info.keys() <= _LAYOUT_FIELDS or not {"q", "r", "board"} <= info.keys():
+_NO_COLOUR = object()   # a cell without its colour: hex_layout writes one (none where the board has none)
+
+
+def _board_colours(game) -> dict:
+    """{board: the colours its cells have (none for a cell with none)}."""
+    return {name: frozenset(attrs.get("colour") for attrs in board.attrs.values()
+                            if attrs.get("colour").__class__ in _TEXT_OR_NONE)
+            for name, board in game.boards.items()}
+
+
+def _cell_problem(cell, info, game, colours) -> str | None:
+    if info.__class__ is not dict or not info.keys() <= _LAYOUT_FIELDS \
+            or not {"q", "r", "board", "colour"} <= info.keys():
         return "a cell of a hex layout is {colour, board, q, r}"
     q, r = info["q"], info["r"]
     if q.__class__ is not int or r.__class__ is not int or cell != f"{q},{r}":
         return "its q and r are not the whole numbers its name says"
     if info["board"].__class__ is not str or info["board"] not in game.boards:
         return f"no board {_cut(str(info['board']))!r} in this game"
-    colour = info.get("colour")
-    if colour is not None and colour.__class__ is not str or info.get("joined", True) is not True:
-        return "a colour is a text, and joined is true when there"
+    colour = info["colour"]
+    if colour.__class__ not in _TEXT_OR_NONE or colour not in colours[info["board"]]:
+        return f"{_show(colour)} is no colour of board {info['board']}'s cells"
+    if info.get("joined", True) is not True:
+        return "joined is true when there"
     return None
 
 
@@ -486,7 +760,7 @@ def _items_problem(fits, items, n, depth):
 
 
 def _seat_problem(v, n):
-    return None if 0 <= v < n else f"no player {int(v)} in a game of {n} (seats 0 to {n - 1})"
+    return None if 0 <= v < n else f"no player {_cut(str(int(v)))} in a game of {n} (seats 0 to {n - 1})"
 
 
 def _zone_problem(v, n, game):

@@ -341,9 +341,14 @@ class State:
         if d.get("rng_version", 1) not in rng.SAME_STEPS:
             raise CorruptFile(f"this save was {rng.version_problem(d.get('rng_version'))}")
         st.rng = int(d["rng"])
+        if st.rng > rng.MASK:   # (a step takes it modulo 2**64: another save's stream, edited)
+            raise CorruptFile(f"corrupt save file: `rng`: the random generator's state is a 64-bit "
+                              f"number, at most {rng.MASK}")
         st.stack = [Frame.from_data(f) for f in d["stack"]]
         st.pending = Decision.from_data(d["pending"]) if d["pending"] else None
         st.over, st.ended_by, st.phase = d["over"], d["ended_by"], d["phase"]
+        if not st.over and st.ended_by is not None:
+            raise CorruptFile("corrupt save file: `ended_by`: a game not over has ended by nothing")
         st.decisions, st.events = d["decisions"], None
         st.trace = None
         st.fired = {}
@@ -451,19 +456,15 @@ def _same_keys(saved: dict, declared: dict, section: str) -> None:
 def _check_flow(st, game, explicit: bool = False) -> None:
     """A save stands at a decision (a frame to resume, a pending choice of a real
     seat), at a chance node (`explicit`: a game of explicit chance; nothing
-    pending) or is over (no frames, nothing pending)."""
+    pending) or is over (no frames, nothing pending); its frames are a stack the
+    engine could have saved (save_checks.check_stack)."""
     if st.over:
         if st.stack or st.pending is not None:
             raise CorruptFile("corrupt save file: a game that is over has rules still running")
         return
     if not st.stack or (st.pending is None and not explicit):
         raise CorruptFile("corrupt save file: a game not over must stand at a decision")
-    for frame in st.stack:
-        program = game.programs.get(frame.proc)
-        if program is None:
-            raise CorruptFile("corrupt save file: unknown rule in the flow stack")
-        if frame.pc > len(program.code):
-            raise CorruptFile(f"corrupt save file: {frame.proc} has no instruction {frame.pc}")
+    save_checks.check_stack(st, game, explicit)
     pending = st.pending
     if pending is not None and (pending.player >= st.n or len(pending.labels) != len(pending.values)):
         raise CorruptFile("corrupt save file: the pending decision names no seat of this game "
