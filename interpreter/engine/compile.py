@@ -479,16 +479,19 @@ class Compiler(QuietLocals):
         result = self._result = source.fresh("r")
         tail = [f"if {result} is not {source.fresh('nothing', NOTHING)}:",
                 f"    env[{source.const(RET)}] = {result}"]
-        returns = self._returning is None or call.func in self._returning
+        returns = self._returns(call.func)
+        forget = []
         if not returns or self._env_free and (assign or not self._stale_ret):
             # no value to leave, or nothing reads it from env: an assignment takes it
             # from the call, and no later one could find it left there (_stale_ret)
             tail = []
+        else:   # an earlier call's value goes first (a call that stops comes back past the tail)
+            forget = [f"env.pop({source.const(RET)}, None)"]
         # whether an action or trigger is known to run beneath the call, though not
         # on the stack (a quiet action's function): its end checks wait (quiet_exit)
         inside = self._inside()
         if call.func not in self.asking:
-            return [f"{result} = {name}(st, False, {inside}{args})"] + tail
+            return forget + [f"{result} = {name}(st, False, {inside}{args})"] + tail
         # it may stop at a decision: the caller's frame goes on after the call (pc + 1)
         self._suspends = True
         key, pc = self._quiet_key, self._call_pc
@@ -501,8 +504,8 @@ class Compiler(QuietLocals):
             stop += [f"    {result}.append({frame})", f"    return {result}"]
         else:
             stop = [f"    fr.pc = {pc + 1}", f"    st.stack.extend(reversed({result}))", "    return"]
-        return [f"{result} = {name}(st, {secret}, {inside}{args})",
-                f"if {result}.__class__ is {source.fresh('Suspended', Suspended)}:"] + self._stop_lines() + stop + tail
+        return forget + [f"{result} = {name}(st, {secret}, {inside}{args})",
+                         f"if {result}.__class__ is {source.fresh('Suspended', Suspended)}:"] + self._stop_lines() + stop + tail
 
     def _quiet_assign(self, stmt, scope, pc, pad, lines, pcs) -> int:
         """`target = procedure(...)`: the call (instruction pc), then the store of
@@ -1113,10 +1116,17 @@ class Compiler(QuietLocals):
         self.program.pushes.add("proc:" + call.func)
         args = ", ".join(f"{source.const(p)}: {source.source(a, scope)}" for p, a in zip(params, call.args))
         frame = source.fresh("Frame", Frame)
-        pc = self.emit(call, source.statement(
-            [f"st.stack.append({frame}({source.const('proc:' + call.func)}, {{{args}}}, "
-             f"fr.secret or bool(env.get('$secret'))))"], source.at(call)))
+        # what an earlier call returned goes: this one's `x = p()` reads none, not it,
+        # when p ends without `return` (as _quiet_call does)
+        forget = [f"env.pop({source.const(RET)}, None)"] if self._returns(call.func) else []
+        pc = self.emit(call, source.statement(forget + [
+            f"st.stack.append({frame}({source.const('proc:' + call.func)}, {{{args}}}, "
+            f"fr.secret or bool(env.get('$secret'))))"], source.at(call)))
         self._starts(pc + 1, "proc:" + call.func, True)
+
+    def _returns(self, name) -> bool:
+        """Whether procedure `name` may `return` a value (all may, before prepare_quiet)."""
+        return self._returning is None or name in self._returning
 
     def _branch(self, node, cond, cell, scope) -> int:
         """`if not cond: jump to cell[0]` as one generated instruction, emitted: the
