@@ -80,9 +80,12 @@ class Spec:
     def text_position(self, path, line: int, col: int) -> tuple[int, int]:
         """(line, col) inside the string at `path` -> (line, col) in the file."""
         try:
-            return self._text_position(tuple(path), line, col)
+            at = self._text_position(tuple(path), line, col)
         except Exception:   # best-effort by contract: a position is never worth a crash
             return self.mark(path)
+        # an empty block scalar at the end of the file (`a: |` as its last line) has
+        # no line of its own to point into: its key's mark, never a line past the end
+        return at if 1 <= at[0] <= self.source.count("\n") + 1 else self.mark(path)
 
     def _text_position(self, path, line, col):
         info = self.scalars.get(path)

@@ -1,5 +1,5 @@
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from rulespec.errors import RulespecError, SpecErrors
@@ -322,6 +322,7 @@ def test_top_level_must_be_a_mapping(text):
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(list("ab:-[]{},&*!?|>'\"#\n \t0.~\x07") + ["!!", "<<", "assumed"]),
                 max_size=40).map("".join))
+@example("a:\n|")    # an empty block scalar ending the file: no line of its own
 def test_any_text_gives_a_spec_or_spec_errors(text):
     try:
         spec = load(text)
