@@ -301,12 +301,13 @@ def cmd_validate(args, out, err, stdin) -> int:
 
     problems, listed, variant_count = [], [], 0
     for file in args.files:
-        variants = _variants_to_check(file, args)
+        text = _text_of(file)
+        variants = _variants_to_check(file, args, text)
         variant_count += sum(1 for v in variants if v is not None)
         in_base: set = set()
         for variant in variants:
             try:
-                checked = validate(file, variant=variant)
+                checked = validate(file, variant=variant, text=text)
             except UnknownVariant:
                 raise   # only --variant names one: bad usage (main)
             except RulespecError as e:
@@ -358,14 +359,26 @@ def _in_variant(problem, variant):
                          problem.col, problem.path)
 
 
-def _variants_to_check(file, args) -> list:
-    """The base and every variant, or the one `--variant` names."""
+def _text_of(file) -> str | None:
+    """The text of spec `file`, read once for its base and every variant (a pipe, as
+    the shell's `<(...)`, reads only once); None when it cannot be read, which
+    validate then says, reading it again."""
+    from rulespec.errors import RulespecError
+    from rulespec.loader import _read
+    try:
+        return _read(file)
+    except RulespecError:
+        return None
+
+
+def _variants_to_check(file, args, text=None) -> list:
+    """The base and every variant, or the one `--variant` names (text: the file's)."""
     if args.variant is not None:
         return [args.variant]
     from rulespec.errors import RulespecError
     from rulespec.loader import load_spec
     try:
-        names = list((load_spec(file).data.get("variants") or {}).keys())
+        names = list((load_spec(file, text=text).data.get("variants") or {}).keys())
     except RulespecError:
         names = []
     return [None] + names

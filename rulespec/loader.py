@@ -244,8 +244,8 @@ def _read(file: str) -> str:
         with open_input(file) as f:     # a pipe with no writer is not waited on
             raw = f.read(SPEC_BYTES + 1)    # /dev/zero never ends
             if not raw and is_pipe(f):
-                _fail([RulespecError(f"cannot read {file}: a pipe that gave nothing to read "
-                                     f"(give the spec as a file)", file, 1, 1)])
+                _fail([RulespecError(f"cannot read {file}: a pipe that gave nothing to read",
+                                     file, 1, 1)])
     except OSError as e:
         _fail([RulespecError(f"cannot read {file}: {e.strerror or e}", file, 1, 1)])
     if len(raw) > SPEC_BYTES:

@@ -313,3 +313,20 @@ def test_a_named_pipe_no_program_writes_to_is_not_waited_on(argv, said, tmp_path
                           capture_output=True, text=True, timeout=60)
     said_all = done.stdout + done.stderr    # validate and scenario report on stdout
     assert done.returncode == 1 and said.format(fifo=fifo) in said_all, said_all
+
+
+def test_validate_reads_a_spec_once_for_its_base_and_variants(tmp_path):
+    """A spec given as a pipe (the shell's `<(cat spec.yaml)`) reads once: validate read
+    the file again for each variant and found the pipe empty the second time."""
+    import os
+    import subprocess
+    import sys
+    fifo = tmp_path / "spec.yaml"
+    os.mkfifo(fifo)
+    child = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "validate", str(fifo)],
+                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    with open(fifo, "w", encoding="utf-8") as writer:    # waits for the child to open it
+        writer.write((ROOT / "games" / "zena.yaml").read_text(encoding="utf-8"))
+    out, err = child.communicate(timeout=120)
+    assert child.returncode == 0, out + err
+    assert "base and 1 variant" in out + err
