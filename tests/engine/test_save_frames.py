@@ -19,6 +19,7 @@ import pytest
 
 from rulespec.errors import CorruptFile
 from tests.paths import ROOT
+from tests.save_data import at, places, same_step
 from tests.shipped import shipped, specs_and_variants
 
 GAMES = ("siena", "zena", "castles")
@@ -215,30 +216,16 @@ def test_a_whole_number_past_the_integer_bound_is_refused_wherever_it_is(name):
     and maps): one past the integer bound is refused there, by its place."""
     game, data = saved(name, deep)
     bound = game.bounds.integer_bound
-    places = [path for path in _places(data) if path[0] in ("globals", "per_player", "per_card", "stack")
-              and _at(data, path).__class__ is int and not (path[0] == "stack" and len(path) == 3)]
-    assert len(places) > 10
-    for path in places:
+    numbers = [path for path in places(data) if path[0] in ("globals", "per_player", "per_card", "stack")
+               and at(data, path).__class__ is int and not (path[0] == "stack" and len(path) == 3)]
+    assert len(numbers) > 10
+    for path in numbers:
         for value in (bound, -bound):
             edit = copied(data)
-            _at(edit, path[:-1])[path[-1]] = value
+            at(edit, path[:-1])[path[-1]] = value
             message = refused(game, edit)   # (a player's number: no such player)
             assert "more than 1,000 digits" in message or "no player" in message, (path, message)
             assert message.startswith(f"`{path[0]}"), (path, message)
-
-
-def _places(value, path=()):
-    if path:
-        yield path
-    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
-    for key, item in items:
-        yield from _places(item, path + (key,))
-
-
-def _at(data, path):
-    for key in path:
-        data = data[key]
-    return data
 
 
 # ------------------------------------------------------------ Castles' parts
@@ -395,12 +382,5 @@ def test_every_save_of_random_games_loads_and_goes_on_the_same(spec, variant, co
         state, pick = game.new_state(counts[-1], seed, chance=chance), random.Random(seed)
         while not state.is_terminal() and state.decisions < 150:
             loaded = game.state_from_json(state.to_json())
-            if state.is_chance_node():
-                outcome = pick.choice(state.chance_outcomes())[0]
-                state.apply_chance(outcome)
-                loaded.apply_chance(outcome)
-            else:
-                i = pick.randrange(len(state.legal_actions()))
-                state.apply(i)
-                loaded.apply(i)
+            same_step(state, loaded, pick)
             assert loaded.to_json() == state.to_json()

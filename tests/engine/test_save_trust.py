@@ -14,6 +14,7 @@ import pytest
 
 from rulespec.errors import CorruptFile
 from tests.paths import ROOT
+from tests.save_data import places, same_step
 from tests.shipped import shipped, shipped_specs
 
 MARKET = ROOT / "tests" / "games" / "market.yaml"
@@ -232,14 +233,7 @@ def test_explicit_chance_is_saved_and_goes_on_exactly(spec):
             assert loaded.is_chance_node() == state.is_chance_node()
             assert loaded.chance_outcomes() == state.chance_outcomes()
             assert loaded.to_json() == state.to_json()
-            if state.is_chance_node():
-                outcome = r.choice(state.chance_outcomes())[0]
-                state.apply_chance(outcome)
-                loaded.apply_chance(outcome)
-            else:
-                i = r.randrange(len(state.legal_actions()))
-                state.apply(i)
-                loaded.apply(i)
+            same_step(state, loaded, r)
             assert loaded.to_json() == state.to_json()
             assert loaded.is_chance_node() == state.is_chance_node()
 
@@ -363,15 +357,6 @@ def test_an_edit_that_failed_at_play_blaming_the_spec_is_refused_at_load(name, m
 EDITS = [None, -1, 7, 10 ** 30, 1.5, True, "", "x", "hand@0", [], {}, [0], {"$seat": 9}, {"$seat": 0}]
 
 
-def _places(value, path=()):
-    """Every place in a save's data, as the path of keys to it."""
-    if path:
-        yield path
-    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
-    for key, item in items:
-        yield from _places(item, path + (key,))
-
-
 @pytest.mark.parametrize("name, moves", [("zena", 20), ("siena", 20), ("castles", 40)])
 def test_one_value_edits_are_refused_or_play_on(name, moves):
     """A save with one value edited either is refused as corrupt or plays on to the
@@ -379,8 +364,8 @@ def test_one_value_edits_are_refused_or_play_on(name, moves):
     from rulespec.errors import LimitError, RuleError
     game, data = mid_game(name, moves)
     pick = random.Random(1)
-    places = list(_places(data))
-    for path in pick.sample(places, min(40, len(places))):
+    places_in = list(places(data))
+    for path in pick.sample(places_in, min(40, len(places_in))):
         for value in pick.sample(EDITS, 3):
             edit = json.loads(json.dumps(data))
             _set(*path, value)(edit)

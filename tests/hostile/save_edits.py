@@ -22,6 +22,7 @@ import sys
 
 from rulespec.errors import CorruptFile
 from tests.paths import ROOT
+from tests.save_data import at, places
 from tests.shipped import shipped
 
 GAMES = [("siena", None), ("zena", None), ("zena", "advanced"), ("castles", None)]
@@ -42,21 +43,6 @@ def mid_games(name, variant, count):
         if not state.is_terminal():
             states.append(state)
     return game, states
-
-
-def places(value, path=()):
-    """Every place in save data, as the path of keys to it."""
-    if path:
-        yield path
-    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
-    for key, item in items:
-        yield from places(item, path + (key,))
-
-
-def at(data, path):
-    for key in path:
-        data = data[key]
-    return data
 
 
 def edits(value) -> list:
