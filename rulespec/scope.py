@@ -52,3 +52,14 @@ def card_attributes(data) -> list:
         out += [(path, attr, value) for path, row in rows if isinstance(row, dict)
                 for attr, value in row.items() if attr not in ("name", "count")]
     return out
+
+
+def declared_visibility(section: dict, name: str, default: str = "hidden") -> str:
+    """The `visibility:` of declaration `name` in a spec section (a zones, player_zones,
+    globals, per_player or per_card map), or `default` where it says none or is not
+    declared there (callers give the section's own default: "owner" for player
+    zones, "public" for variables)."""
+    decl = section.get(name)
+    if isinstance(decl, dict):
+        return decl.get("visibility", default)
+    return default

@@ -55,7 +55,7 @@ many it takes is not chosen.
 from __future__ import annotations
 
 from . import ast
-from .scope import assigned_names
+from .scope import assigned_names, declared_visibility
 
 # the arguments of each zone builtin that are zones it moves cards to or from, and
 # move's and move_bottom's cards, taken out of whatever zone holds them
@@ -174,11 +174,11 @@ class _Round:
             target = target.obj
         n = self.names
         if isinstance(target, ast.Name) and n.resolve(target.id, scope)[0] == "global":
-            if _visibility(n.globals, target.id, "public") == "public":
+            if declared_visibility(n.globals, target.id, "public") == "public":
                 self.refuse(rule, target, f"global {target.id} is public")
         elif isinstance(target, ast.Attr):
             for section, kind in ((n.per_player, "per-player"), (n.per_card, "per-card")):
-                if target.name in section and _visibility(section, target.name, "public") == "public":
+                if target.name in section and declared_visibility(section, target.name, "public") == "public":
                     self.refuse(rule, target, f"{kind} value {target.name} is public")
 
     def refuse(self, rule, node, what):
@@ -499,7 +499,7 @@ class _Choices:
                 if zone == UNKNOWN:
                     self.round.refuse(self.rule, arg, f"zone {ast.source_text(arg)} may be public "
                                                       f"(the check cannot tell which zone it is)")
-                elif _visibility(getattr(self.round.names, zone[0]), zone[1]) == "public":
+                elif declared_visibility(getattr(self.round.names, zone[0]), zone[1]) == "public":
                     self.round.refuse(self.rule, arg, f"zone {zone[1]} is public")
 
 
@@ -588,10 +588,3 @@ def _sources(tree, scope) -> dict:
             if isinstance(target, ast.Name) and target.id in scope:
                 sources.setdefault(target.id, []).append((False, node))
     return sources
-
-
-def _visibility(section: dict, name: str, default: str = "hidden") -> str:
-    decl = section.get(name)
-    if isinstance(decl, dict):
-        return decl.get("visibility", default)
-    return default

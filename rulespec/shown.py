@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 
 from . import ast
-from .scope import CARD_FIELDS, PLACEHOLDER, assigned_names, for_variable
+from .scope import CARD_FIELDS, PLACEHOLDER, assigned_names, declared_visibility, for_variable
 
 NOBODY = "nobody"
 _ITEMS = {"top", "first", "last", "find", "random_of", "max", "min", "get"}
@@ -374,11 +374,11 @@ class _Checker:
         if node.id in frame.env:
             return frame.env[node.id]
         category = self.names.resolve(node.id, ())[0]
-        if category == "global" and _visibility(self.names.globals, node.id, "public") != "public":
-            return Shown({NOBODY: (f"global {node.id} ({_visibility(self.names.globals, node.id)}: "
+        if category == "global" and declared_visibility(self.names.globals, node.id, "public") != "public":
+            return Shown({NOBODY: (f"global {node.id} ({declared_visibility(self.names.globals, node.id)}: "
                                    f"no seat sees it)", frame.rule, node)})
         if category == "zone":
-            vis = _visibility(self.names.zones, node.id, "hidden")
+            vis = declared_visibility(self.names.zones, node.id, "hidden")
             return Shown(zone={} if vis == "public" else
                          {NOBODY: (f"the cards of zone {node.id} (hidden: only their count is "
                                    f"public)", frame.rule, node)})
@@ -389,7 +389,7 @@ class _Checker:
         if name in n.per_player:
             return join(obj, self._owned(n.per_player, name, node, frame, "per-player value"))
         if name in n.player_zones:
-            vis = _visibility(n.player_zones, name, "owner")
+            vis = declared_visibility(n.player_zones, name, "owner")
             owned = self._owned(n.player_zones, name, node, frame, "zone", default="owner")
             return Shown(obj.whole().seen, zone={} if vis == "public" else owned.seen)
         if name in n.per_card and name not in n.card_attrs and name not in CARD_FIELDS:
@@ -397,7 +397,7 @@ class _Checker:
         return join(as_text(obj), Shown(zone=obj.zone))
 
     def _owned(self, section, name, node, frame, what, default="public") -> Shown:
-        vis = _visibility(section, name, default)
+        vis = declared_visibility(section, name, default)
         if vis == "public":
             return PUBLIC
         text = f"{seat_key(node.obj, frame.aliases)}.{name}"
@@ -411,7 +411,7 @@ class _Checker:
     def _card_value(self, card, node, frame) -> Shown:
         """A per-card value: seen where its card is seen; an `owner` one only by the seat
         whose zone holds the card (known only for a card read from one seat's zone)."""
-        vis = _visibility(self.names.per_card, node.name, "public")
+        vis = declared_visibility(self.names.per_card, node.name, "public")
         if vis == "public":
             return Shown(card.cards)
         seats = set(card.cards)
@@ -584,10 +584,3 @@ def _how(key, readers) -> str:
 
 def _path(rule) -> str:
     return ".".join(str(p) for p in rule.path)
-
-
-def _visibility(section: dict, name: str, default: str = "hidden") -> str:
-    decl = section.get(name)
-    if isinstance(decl, dict):
-        return decl.get("visibility", default)
-    return default

@@ -40,7 +40,7 @@ label but holds such a card is still safe.
 from __future__ import annotations
 
 from . import ast
-from .scope import assigned_names, for_variable
+from .scope import assigned_names, declared_visibility, for_variable
 
 NOBODY = "?"
 NONE = frozenset()
@@ -398,10 +398,10 @@ class _Expr:
             return content, NONE, cards
         kind, _ = self.names.resolve(node.id, ())
         if kind == "global":
-            return (NONE if _visibility(self.names.globals, node.id, "public") == "public"
+            return (NONE if declared_visibility(self.names.globals, node.id, "public") == "public"
                     else _HIDDEN), NONE, NONE
         if kind == "zone":
-            return NONE, (NONE if _visibility(self.names.zones, node.id, "hidden") == "public"
+            return NONE, (NONE if declared_visibility(self.names.zones, node.id, "hidden") == "public"
                           else _HIDDEN), NONE
         return NONE, NONE, NONE
 
@@ -411,12 +411,12 @@ class _Expr:
             return obj, self._owned(n.player_zones, name, node.obj, "owner"), NONE
         if name in n.per_player:
             return obj | self._owned(n.per_player, name, node.obj, "public"), NONE, NONE
-        if name in n.per_card and _visibility(n.per_card, name, "public") != "public":
+        if name in n.per_card and declared_visibility(n.per_card, name, "public") != "public":
             return obj | _HIDDEN, NONE, NONE
         return obj, NONE, NONE
 
     def _owned(self, section, name, seat, default) -> frozenset:
-        vis = _visibility(section, name, default)
+        vis = declared_visibility(section, name, default)
         if vis == "public":
             return NONE
         if vis == "owner" and isinstance(seat, ast.Name) and seat.id in self.fixed:
@@ -490,10 +490,3 @@ class _FunctionBody(_Expr):
 
 def _is_none(node) -> bool:
     return node.rule == "const" and node.value is None
-
-
-def _visibility(section: dict, name: str, default: str) -> str:
-    decl = section.get(name)
-    if isinstance(decl, dict):
-        return decl.get("visibility", default)
-    return default
